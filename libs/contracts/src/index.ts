@@ -1,0 +1,3 @@
+export * from './patterns';
+export * from './health';
+export * from './errors';

@@ -1,0 +1,36 @@
+/**
+ * Every message pattern and event name the services exchange, written once.
+ * A pattern is `<service>.<action>`: the transport routes a request to the stream of the service named
+ * before the first dot, so a pattern's prefix must be one of SERVICE_NAMES.
+ */
+export const SERVICE_NAMES = ['auth', 'rooms', 'billing', 'places'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export const AUTH = {
+  health: 'auth.health',
+} as const;
+
+export const ROOMS = {
+  health: 'rooms.health',
+} as const;
+
+export const BILLING = {
+  health: 'billing.health',
+} as const;
+
+export const PLACES = {
+  health: 'places.health',
+} as const;
+
+export const HEALTH_PATTERNS: Record<ServiceName, string> = {
+  auth: AUTH.health,
+  rooms: ROOMS.health,
+  billing: BILLING.health,
+  places: PLACES.health,
+};
+
+/** The service that owns a pattern: the part before the first dot. */
+export function serviceOfPattern(pattern: string): string {
+  const dot = pattern.indexOf('.');
+  return dot === -1 ? pattern : pattern.slice(0, dot);
+}

@@ -1,0 +1,79 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+
+/**
+ * Configuration every process shares. Each app may extend it with its own fields; `loadConfig` validates
+ * the environment against the class and stops the process with a message naming each bad variable.
+ * Every field has a default (possibly ''), which is how `loadConfig` knows which variables to read.
+ */
+export class PlatformConfig {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/forkvote';
+
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** Prefix of every Redis key and channel, so several stacks (or test runs) can share one Redis. */
+  @Matches(/^[a-zA-Z0-9_-]{1,40}$/, { message: 'REDIS_PREFIX must be 1-40 letters, digits, _ or -' })
+  REDIS_PREFIX = 'fv';
+
+  @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT: 'json' | 'pretty' = 'json';
+
+  /** How long a caller waits for a service's answer. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  RPC_TIMEOUT_MS = 5000;
+
+  /** How long a request may sit unacknowledged with a dead replica before a live one claims it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  RPC_CLAIM_IDLE_MS = 15_000;
+
+  /** Approximate cap on each request/event stream's length. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(10_000_000)
+  RPC_STREAM_MAXLEN = 10_000;
+
+  /** Names this process in logs and health answers; empty means host name and pid. */
+  @IsString()
+  INSTANCE_ID = '';
+}
+
+export class ConfigError extends Error {}
+
+/** Validates `env` against `cls`; throws a ConfigError listing every bad variable by name. */
+export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const defaults = new cls() as Record<string, unknown>;
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(defaults)) {
+    const value = env[key];
+    raw[key] = value === undefined || value === '' ? defaults[key] : value;
+  }
+  const config = plainToInstance(cls, raw);
+  const errors = validateSync(config, { whitelist: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const messages = Object.values(e.constraints ?? {}).join('; ');
+      return `  ${e.property}=${JSON.stringify(env[e.property] ?? null)}: ${messages}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return config;
+}

@@ -1,0 +1,82 @@
+import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, DataSourceOptions, EntitySchema, MixedList } from 'typeorm';
+import { PlatformConfig } from './config';
+
+export interface DatabaseOptions {
+  /** The PostgreSQL schema this service owns; its tables and its migrations table live there. */
+  schema: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+}
+
+/** Options shared by the running app and the TypeORM CLI's `data-source.ts` of each service. */
+export function dataSourceOptions(url: string, options: DatabaseOptions): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    schema: options.schema,
+    entities: options.entities,
+    migrations: options.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    invalidWhereValuesBehavior: { null: 'throw', undefined: 'throw' },
+    extra: { max: 10, connectionTimeoutMillis: 5000, application_name: `forkvote-${options.schema}` },
+  };
+}
+
+/**
+ * Creates the schema and runs pending migrations under a PostgreSQL advisory lock, so replicas starting
+ * together never race each other's migrations.
+ */
+export async function migrate(dataSource: DataSource, schema: string): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`forkvote:migrate:${schema}`]);
+    await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    await runner
+      .query('SELECT pg_advisory_unlock(hashtext($1))', [`forkvote:migrate:${schema}`])
+      .catch(() => undefined);
+    await runner.release();
+  }
+}
+
+@Injectable()
+class DataSourceCloser implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+/** Provides the service's TypeORM DataSource, migrated before the app answers anything. */
+@Module({})
+export class DatabaseModule {
+  static forService(options: DatabaseOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      global: true,
+      providers: [
+        {
+          provide: DataSource,
+          inject: [PlatformConfig],
+          useFactory: async (config: PlatformConfig) => {
+            const dataSource = new DataSource(dataSourceOptions(config.DATABASE_URL, options));
+            await dataSource.initialize();
+            const applied = await migrate(dataSource, options.schema);
+            if (applied.length > 0) new Logger('Database').log(`Applied migrations: ${applied.join(', ')}`);
+            return dataSource;
+          },
+        },
+        DataSourceCloser,
+      ],
+      exports: [DataSource],
+    };
+  }
+}

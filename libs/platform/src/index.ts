@@ -1,0 +1,10 @@
+import 'reflect-metadata';
+
+export * from './config';
+export * from './logger';
+export * from './database';
+export * from './redis';
+export * from './health';
+export * from './transport';
+export * from './platform.module';
+export * from './bootstrap';

@@ -1,0 +1,70 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { HEALTH_PATTERNS, ServiceName } from '@forkvote/contracts';
+import { loadConfig, PlatformConfig } from './config';
+import { DatabaseModule, DatabaseOptions } from './database';
+import { serviceHealthController } from './health';
+import { RedisModule } from './redis';
+import { createServiceClient } from './transport';
+import { StreamsClient } from './transport/streams.client';
+
+/** Injection token of the client that sends requests to any service (routed by pattern prefix). */
+export const SERVICE_CLIENT = Symbol('SERVICE_CLIENT');
+
+const clientProvider = {
+  provide: SERVICE_CLIENT,
+  inject: [PlatformConfig],
+  useFactory: (config: PlatformConfig): StreamsClient => createServiceClient(config),
+};
+
+@Global()
+@Module({})
+class ConfigHostModule {
+  static register(configClass: new () => PlatformConfig): DynamicModule {
+    const provider = { provide: configClass, useFactory: () => loadConfig(configClass) };
+    // Subclasses are also reachable as PlatformConfig, so platform providers can inject the base class.
+    const asBase =
+      configClass === PlatformConfig ? [] : [{ provide: PlatformConfig, useExisting: configClass }];
+    return {
+      module: ConfigHostModule,
+      providers: [provider, ...asBase],
+      exports: [configClass, PlatformConfig],
+    };
+  }
+}
+
+/**
+ * What every service imports: validated config, its database schema (migrated), Redis, the service
+ * client and the `<service>.health` handler. A reader who knows one service knows them all.
+ */
+@Module({})
+export class PlatformModule {
+  static forService(
+    service: ServiceName,
+    database: Omit<DatabaseOptions, 'schema'>,
+    configClass: new () => PlatformConfig = PlatformConfig,
+  ): DynamicModule {
+    return {
+      module: PlatformModule,
+      global: true,
+      imports: [
+        ConfigHostModule.register(configClass),
+        RedisModule,
+        DatabaseModule.forService({ schema: service, ...database }),
+      ],
+      controllers: [serviceHealthController(service, HEALTH_PATTERNS[service])],
+      providers: [clientProvider],
+      exports: [SERVICE_CLIENT],
+    };
+  }
+
+  /** For the gateway: config, Redis and the service client; it owns no schema. */
+  static forGateway(configClass: new () => PlatformConfig): DynamicModule {
+    return {
+      module: PlatformModule,
+      global: true,
+      imports: [ConfigHostModule.register(configClass), RedisModule],
+      providers: [clientProvider],
+      exports: [SERVICE_CLIENT],
+    };
+  }
+}

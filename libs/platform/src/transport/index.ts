@@ -1,0 +1,31 @@
+import { PlatformConfig } from '../config';
+import { StreamsClient } from './streams.client';
+import { StreamsServer } from './streams.server';
+
+export * from './streams-keys';
+export * from './streams.client';
+export * from './streams.server';
+
+/**
+ * The one place that decides how processes talk to each other. Every service's server and every caller's
+ * client come from here, so swapping the transport touches this file only.
+ */
+export function createServiceServer(service: string, config: PlatformConfig): StreamsServer {
+  return new StreamsServer({
+    service,
+    redisUrl: config.REDIS_URL,
+    prefix: config.REDIS_PREFIX,
+    claimIdleMs: config.RPC_CLAIM_IDLE_MS,
+    maxLen: config.RPC_STREAM_MAXLEN,
+  });
+}
+
+export function createServiceClient(config: PlatformConfig): StreamsClient {
+  return new StreamsClient({
+    redisUrl: config.REDIS_URL,
+    prefix: config.REDIS_PREFIX,
+    claimIdleMs: config.RPC_CLAIM_IDLE_MS,
+    maxLen: config.RPC_STREAM_MAXLEN,
+    timeoutMs: config.RPC_TIMEOUT_MS,
+  });
+}

@@ -1,0 +1,40 @@
+/** Redis key names of the Redis Streams transport, in one place so server, client and tests agree. */
+export const streamKeys = {
+  /** Requests for one service; all its replicas read it in one consumer group named after the service. */
+  requests: (prefix: string, service: string) => `${prefix}:rpc:${service}`,
+  /** One stream per event pattern; every interested service reads it through a group of its own. */
+  events: (prefix: string, pattern: string) => `${prefix}:evt:${pattern}`,
+  /** Pub/sub channel on which one caller process receives its replies. */
+  replies: (prefix: string, clientId: string) => `${prefix}:reply:${clientId}`,
+};
+
+/** What a request entry carries (JSON in the entry's `m` field). */
+export interface RequestEnvelope {
+  /** Chosen by the caller; stays the same if the request is redelivered, so handlers can be idempotent. */
+  id: string;
+  pattern: string;
+  data: unknown;
+  replyTo: string;
+  /** Epoch ms after which the caller has given up; a replica that sees it later drops it unprocessed. */
+  deadline: number;
+}
+
+export interface ReplyEnvelope {
+  id: string;
+  response?: unknown;
+  err?: unknown;
+}
+
+export interface EventEnvelope {
+  pattern: string;
+  data: unknown;
+}
+
+export interface StreamsTransportOptions {
+  redisUrl: string;
+  prefix: string;
+  /** Idle time after which a pending request of a silent replica is claimed by another. */
+  claimIdleMs: number;
+  /** Approximate maximum length of each stream (XADD MAXLEN ~). */
+  maxLen: number;
+}

@@ -1,0 +1,286 @@
+import { HttpException, Logger } from '@nestjs/common';
+import { BaseRpcContext, CustomTransportStrategy, RpcException, Server } from '@nestjs/microservices';
+import { isRpcErrorBody, rpcError, RpcErrorBody } from '@forkvote/contracts';
+import Redis from 'ioredis';
+import { hostname } from 'node:os';
+import { lastValueFrom } from 'rxjs';
+import {
+  EventEnvelope,
+  RequestEnvelope,
+  ReplyEnvelope,
+  streamKeys,
+  StreamsTransportOptions,
+} from './streams-keys';
+
+export interface StreamsServerOptions extends StreamsTransportOptions {
+  /** The service name: its requests stream and its consumer group. */
+  service: string;
+  /** This replica's consumer name; defaults to host name, pid and a random suffix. */
+  consumer?: string;
+  /** How long one XREADGROUP blocks waiting for work. */
+  blockMs?: number;
+  /** Entries fetched per read. */
+  batchSize?: number;
+  /** Requests processed at once by this replica; reading pauses above it. */
+  maxInFlight?: number;
+}
+
+/** Lets a handler see the transport-level request id (stable across redeliveries) and pattern. */
+export class StreamsContext extends BaseRpcContext<[requestId: string, pattern: string]> {
+  getRequestId(): string {
+    return this.args[0];
+  }
+  getPattern(): string {
+    return this.args[1];
+  }
+}
+
+type StreamEntry = [id: string, fields: string[]];
+
+/**
+ * NestJS transport strategy on Redis Streams consumer groups: each request is delivered to exactly one
+ * replica of the service, acknowledged after the reply, and claimed by a live replica if the one holding it
+ * dies. Handlers keep using @MessagePattern / @EventPattern.
+ */
+export class StreamsServer extends Server implements CustomTransportStrategy {
+  protected override readonly logger = new Logger(StreamsServer.name);
+  private reader?: Redis;
+  private writer?: Redis;
+  private running = false;
+  private readLoopDone?: Promise<void>;
+  private claimTimer?: NodeJS.Timeout;
+  private claiming = false;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly requestStream: string;
+  private readonly consumer: string;
+
+  constructor(private readonly options: StreamsServerOptions) {
+    super();
+    this.requestStream = streamKeys.requests(options.prefix, options.service);
+    this.consumer =
+      options.consumer || `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  }
+
+  listen(callback: (...optionalParams: unknown[]) => void): void {
+    this.start().then(
+      () => callback(),
+      (err: unknown) => callback(err),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.running = false;
+    clearInterval(this.claimTimer);
+    // Unblocks the pending XREADGROUP; the loop sees `running` false and ends.
+    this.reader?.disconnect();
+    await this.readLoopDone;
+    await Promise.allSettled([...this.inFlight.values()]);
+    await this.writer?.quit().catch(() => undefined);
+  }
+
+  on(): void {
+    throw new Error('StreamsServer does not expose transport events');
+  }
+
+  unwrap<T>(): T {
+    return this.writer as T;
+  }
+
+  /** Streams this replica reads: its requests (if it answers any) and one per event pattern it handles. */
+  private streams(): string[] {
+    const keys: string[] = [];
+    let answersRequests = false;
+    for (const [pattern, handler] of this.messageHandlers) {
+      if (handler.isEventHandler) keys.push(streamKeys.events(this.options.prefix, pattern));
+      else answersRequests = true;
+    }
+    if (answersRequests) keys.unshift(this.requestStream);
+    return keys;
+  }
+
+  private async start(): Promise<void> {
+    const redisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true };
+    this.reader = new Redis(this.options.redisUrl, {
+      ...redisOptions,
+      connectionName: `${this.consumer}:read`,
+    });
+    this.writer = new Redis(this.options.redisUrl, {
+      ...redisOptions,
+      connectionName: `${this.consumer}:write`,
+    });
+    this.reader.on('error', (err) => this.running && this.logger.warn(`Redis (reader): ${err.message}`));
+    this.writer.on('error', (err) => this.running && this.logger.warn(`Redis (writer): ${err.message}`));
+    await this.ensureGroups();
+    this.running = true;
+    this.readLoopDone = this.readLoop();
+    const claimEvery = Math.max(50, Math.floor(this.options.claimIdleMs / 2));
+    this.claimTimer = setInterval(() => void this.claimIdle(), claimEvery);
+    this.claimTimer.unref();
+  }
+
+  /** Creates the consumer groups; reading from id 0 so requests sent before any replica ran are served. */
+  private async ensureGroups(): Promise<void> {
+    for (const key of this.streams()) {
+      try {
+        await this.writer!.xgroup('CREATE', key, this.options.service, '0', 'MKSTREAM');
+      } catch (err) {
+        if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
+      }
+    }
+  }
+
+  private async readLoop(): Promise<void> {
+    const keys = this.streams();
+    if (keys.length === 0) return;
+    const maxInFlight = this.options.maxInFlight ?? 256;
+    while (this.running) {
+      try {
+        if (this.inFlight.size >= maxInFlight) {
+          await Promise.race(this.inFlight.values());
+          continue;
+        }
+        const count = Math.min(this.options.batchSize ?? 64, maxInFlight - this.inFlight.size);
+        const result = (await this.reader!.xreadgroup(
+          'GROUP',
+          this.options.service,
+          this.consumer,
+          'COUNT',
+          count,
+          'BLOCK',
+          this.options.blockMs ?? 2000,
+          'STREAMS',
+          ...keys,
+          ...keys.map(() => '>'),
+        )) as [string, StreamEntry[]][] | null;
+        for (const [key, entries] of result ?? []) {
+          for (const [entryId, fields] of entries) this.dispatch(key, entryId, fields);
+        }
+      } catch (err) {
+        if (!this.running) break;
+        const message = (err as Error).message;
+        // The stream or group vanished (Redis restarted without persistence): recreate and go on.
+        if (message.includes('NOGROUP')) await this.ensureGroups().catch(() => undefined);
+        else this.logger.warn(`Reading ${keys.join(', ')} failed: ${message}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  }
+
+  /** Re-processes requests left pending by replicas that stopped answering. */
+  private async claimIdle(): Promise<void> {
+    if (!this.running || this.claiming) return;
+    this.claiming = true;
+    try {
+      for (const key of this.streams()) {
+        let cursor = '0-0';
+        do {
+          const [next, entries] = (await this.writer!.xautoclaim(
+            key,
+            this.options.service,
+            this.consumer,
+            this.options.claimIdleMs,
+            cursor,
+            'COUNT',
+            100,
+          )) as [string, (StreamEntry | null)[]];
+          for (const entry of entries) {
+            if (!entry || this.inFlight.has(entry[0])) continue;
+            this.logger.warn(`Claimed ${key} ${entry[0]} from a silent replica`);
+            this.dispatch(key, entry[0], entry[1]);
+          }
+          cursor = next;
+        } while (cursor !== '0-0' && this.running);
+      }
+    } catch (err) {
+      if (this.running) this.logger.warn(`Claiming idle requests failed: ${(err as Error).message}`);
+    } finally {
+      this.claiming = false;
+    }
+  }
+
+  private dispatch(key: string, entryId: string, fields: string[]): void {
+    const work = (
+      key === this.requestStream ? this.answer(key, entryId, fields) : this.deliverEvent(key, entryId, fields)
+    )
+      .catch((err: unknown) =>
+        this.logger.error(`Processing ${key} ${entryId} failed: ${(err as Error).message}`),
+      )
+      .finally(() => this.inFlight.delete(entryId));
+    this.inFlight.set(entryId, work);
+  }
+
+  private async answer(key: string, entryId: string, fields: string[]): Promise<void> {
+    const request = parseEntry<RequestEnvelope>(fields);
+    if (!request || request.deadline < Date.now()) {
+      // Malformed, or the caller has given up: answering would only waste work.
+      await this.writer!.xack(key, this.options.service, entryId);
+      return;
+    }
+    const reply: ReplyEnvelope = { id: request.id };
+    const handler = this.getHandlerByPattern(request.pattern);
+    if (!handler) {
+      reply.err = rpcError(501, `No handler for ${request.pattern}`);
+    } else {
+      try {
+        const context = new StreamsContext([request.id, request.pattern]);
+        const result = await lastValueFrom(this.transformToObservable(await handler(request.data, context)), {
+          defaultValue: null,
+        });
+        reply.response = result ?? null;
+      } catch (err) {
+        reply.err = this.toErrorBody(err, request.pattern);
+      }
+    }
+    await this.writer!.multi()
+      .publish(request.replyTo, JSON.stringify(reply))
+      .xack(key, this.options.service, entryId)
+      .exec();
+  }
+
+  private async deliverEvent(key: string, entryId: string, fields: string[]): Promise<void> {
+    const event = parseEntry<EventEnvelope>(fields);
+    if (event) {
+      try {
+        await this.handleEvent(
+          event.pattern,
+          { pattern: event.pattern, data: event.data },
+          new StreamsContext([entryId, event.pattern]),
+        );
+      } catch (err) {
+        this.logger.error(`Event ${event.pattern} handler failed: ${(err as Error).stack ?? err}`);
+      }
+    }
+    await this.writer!.xack(key, this.options.service, entryId);
+  }
+
+  /** Known errors keep their status and message; anything else is logged and answered as a generic 500. */
+  private toErrorBody(err: unknown, pattern: string): RpcErrorBody {
+    if (err instanceof RpcException) {
+      const body = err.getError();
+      if (isRpcErrorBody(body)) return body;
+      if (typeof body === 'string') return rpcError(400, body);
+    }
+    if (err instanceof HttpException) {
+      const response = err.getResponse();
+      const message =
+        typeof response === 'string'
+          ? response
+          : ([] as string[])
+              .concat((response as { message?: string | string[] }).message ?? err.message)
+              .join(', ');
+      return rpcError(err.getStatus(), message);
+    }
+    this.logger.error(`Handler for ${pattern} failed: ${(err as Error)?.stack ?? String(err)}`);
+    return rpcError(500, 'Internal server error');
+  }
+}
+
+function parseEntry<T>(fields: string[]): T | null {
+  const index = fields.indexOf('m');
+  if (index === -1) return null;
+  try {
+    return JSON.parse(fields[index + 1]) as T;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,4 @@
+import { runService } from '@forkvote/platform';
+import { BillingModule } from './billing.module';
+
+void runService('billing', BillingModule);

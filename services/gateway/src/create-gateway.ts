@@ -1,0 +1,31 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { createLogger } from '@forkvote/platform';
+import { GatewayConfig } from './gateway.config';
+import { GatewayModule } from './gateway.module';
+import { serveWebApp } from './web-app';
+
+/** Builds the gateway app (used by main.ts and by tests): /api/v1, docs at /api/docs, the web app at /. */
+export async function createGateway(config: GatewayConfig): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule, {
+    logger: createLogger('gateway', config),
+  });
+  app.setGlobalPrefix('api/v1');
+  app.set('trust proxy', 'loopback');
+  app.disable('x-powered-by');
+  app.enableShutdownHooks();
+
+  const docs = new DocumentBuilder()
+    .setTitle('ForkVote API')
+    .setDescription('The browser-facing API of ForkVote. Every call goes through this gateway.')
+    .setVersion('1')
+    .build();
+  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs));
+
+  // Before init, so the app's files are found ahead of Nest's 404 handler; API paths pass through.
+  serveWebApp(app.getHttpAdapter().getInstance(), config.WEB_DIST);
+  await app.init();
+  return app;
+}

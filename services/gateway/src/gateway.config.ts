@@ -1,0 +1,26 @@
+import { PlatformConfig } from '@forkvote/platform';
+import { Transform } from 'class-transformer';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import { resolve } from 'node:path';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+
+export class GatewayConfig extends PlatformConfig {
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  /** Folder of the built web app; served at `/` with client routes falling back to index.html. */
+  @IsString()
+  WEB_DIST = resolve(__dirname, '../../../web/dist');
+
+  /** How long the health check waits for each service. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(30_000)
+  HEALTH_TIMEOUT_MS = 1500;
+}

@@ -1,0 +1,60 @@
+import request from 'supertest';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startTestStack } = require('../../../scripts/stack');
+
+/** Boots all four services and the gateway as real processes against the real PostgreSQL and Redis. */
+describe('system health through the gateway', () => {
+  let stack: Awaited<ReturnType<typeof startTestStack>>;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { HEALTH_TIMEOUT_MS: '1000' } });
+    await stack.waitHealthy(60_000);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('reports every service, the database and Redis as up', async () => {
+    const res = await request(stack.url).get('/api/v1/health').expect(200);
+    expect(res.body.status).toBe('ok');
+    expect(res.body.message).toBe('All systems operational');
+    expect(res.body.gateway.database.status).toBe('up');
+    expect(res.body.gateway.redis.status).toBe('up');
+    expect(res.body.services.map((s: { service: string }) => s.service)).toEqual([
+      'auth',
+      'rooms',
+      'billing',
+      'places',
+    ]);
+    for (const service of res.body.services) {
+      expect(service).toMatchObject({ status: 'up', database: { status: 'up' }, redis: { status: 'up' } });
+      expect(service.latencyMs).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('serves the web app at / and falls back to index.html for client routes', async () => {
+    const home = await request(stack.url).get('/').expect(200);
+    expect(home.text).toContain('<div id="root"></div>');
+    const deep = await request(stack.url).get('/waiting-room').expect(200);
+    expect(deep.text).toContain('<div id="root"></div>');
+    await request(stack.url).get('/api/v1/no-such-call').expect(404);
+  });
+
+  it('serves the OpenAPI docs', async () => {
+    const res = await request(stack.url).get('/api/docs-json').expect(200);
+    expect(res.body.paths).toHaveProperty('/api/v1/health');
+  });
+
+  it('answers 503 naming the service that is down, and recovers when it is back', async () => {
+    await stack.stopOne('billing');
+    const res = await request(stack.url).get('/api/v1/health').expect(503);
+    expect(res.body.status).toBe('unavailable');
+    expect(res.body.message).toBe('Unavailable: billing service');
+    const billing = res.body.services.find((s: { service: string }) => s.service === 'billing');
+    expect(billing).toMatchObject({ status: 'down', error: 'No answer within 1000 ms' });
+
+    stack.startOne('billing');
+    await stack.waitHealthy(30_000);
+  });
+});

@@ -1,0 +1,27 @@
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Room } from './room.entity';
+
+@Entity({ name: 'members' })
+export class Member {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'room_id', type: 'uuid' })
+  roomId: string;
+
+  @ManyToOne(() => Room, (room) => room.members, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'room_id' })
+  room: Room;
+
+  @Column({ name: 'user_id', type: 'varchar', length: 64 })
+  userId: string;
+
+  @Column({ name: 'user_name', type: 'varchar', length: 50 })
+  userName: string;
+
+  @CreateDateColumn({ name: 'joined_at', type: 'timestamptz' })
+  joinedAt: Date;
+
+  @Column({ name: 'left_at', type: 'timestamptz', nullable: true })
+  leftAt: Date | null;
+}

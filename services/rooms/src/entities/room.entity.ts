@@ -1,0 +1,32 @@
+import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { Member } from './member.entity';
+
+export type RoomState = 'waiting' | 'voting' | 'results' | 'closed';
+
+@Entity({ name: 'rooms' })
+export class Room {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  /** The 6-character waiting room ID, upper-cased; unique among rooms that are not closed. */
+  @Column({ type: 'varchar', length: 6 })
+  code: string;
+
+  @Column({ type: 'varchar', length: 10, default: 'waiting' })
+  state: RoomState;
+
+  @Column({ name: 'created_by_user_id', type: 'varchar', length: 64 })
+  createdByUserId: string;
+
+  @Column({ name: 'batch_index', type: 'integer', default: 0 })
+  batchIndex: number;
+
+  @OneToMany(() => Member, (member) => member.room)
+  members: Member[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'closed_at', type: 'timestamptz', nullable: true })
+  closedAt: Date | null;
+}

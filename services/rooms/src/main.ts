@@ -1,0 +1,4 @@
+import { runService } from '@forkvote/platform';
+import { RoomsModule } from './rooms.module';
+
+void runService('rooms', RoomsModule);

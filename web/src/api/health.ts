@@ -1,0 +1,19 @@
+import type { SystemHealth } from '@forkvote/contracts';
+import useSWR from 'swr';
+import { ApiError, apiFetch } from './http';
+
+/** GET /api/v1/health answers 503 with the same body when something is down; both are a report. */
+async function fetchHealth(path: string): Promise<SystemHealth> {
+  try {
+    return await apiFetch<SystemHealth>(path);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 503 && err.body && typeof err.body === 'object') {
+      return err.body as SystemHealth;
+    }
+    throw err;
+  }
+}
+
+export function useSystemHealth() {
+  return useSWR<SystemHealth>('/api/v1/health', fetchHealth, { refreshInterval: 15_000 });
+}

@@ -37,12 +37,15 @@ export class PlatformConfig {
   @Max(120_000)
   RPC_TIMEOUT_MS = 5000;
 
-  /** How long a request may sit unacknowledged with a dead replica before a live one claims it. */
+  /**
+   * How long a request may sit unacknowledged with a silent (dead) replica before a live one claims it.
+   * Live replicas refresh the requests they work on, so this can be well under RPC_TIMEOUT_MS.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(100)
   @Max(600_000)
-  RPC_CLAIM_IDLE_MS = 15_000;
+  RPC_CLAIM_IDLE_MS = 2000;
 
   /** Approximate cap on each request/event stream's length. */
   @Transform(toInt)

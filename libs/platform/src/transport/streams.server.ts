@@ -50,7 +50,8 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
   private readLoopDone?: Promise<void>;
   private claimTimer?: NodeJS.Timeout;
   private claiming = false;
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Entries being processed here, by entry id, with their stream. */
+  private readonly inFlight = new Map<string, { key: string; work: Promise<void> }>();
   private readonly requestStream: string;
   private readonly consumer: string;
 
@@ -74,7 +75,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     // Unblocks the pending XREADGROUP; the loop sees `running` false and ends.
     this.reader?.disconnect();
     await this.readLoopDone;
-    await Promise.allSettled([...this.inFlight.values()]);
+    await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.work));
     await this.writer?.quit().catch(() => undefined);
   }
 
@@ -114,7 +115,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     this.running = true;
     this.readLoopDone = this.readLoop();
     const claimEvery = Math.max(50, Math.floor(this.options.claimIdleMs / 2));
-    this.claimTimer = setInterval(() => void this.claimIdle(), claimEvery);
+    this.claimTimer = setInterval(() => void this.keepClaimsAndClaimIdle(), claimEvery);
     this.claimTimer.unref();
   }
 
@@ -136,7 +137,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     while (this.running) {
       try {
         if (this.inFlight.size >= maxInFlight) {
-          await Promise.race(this.inFlight.values());
+          await Promise.race([...this.inFlight.values()].map((entry) => entry.work));
           continue;
         }
         const count = Math.min(this.options.batchSize ?? 64, maxInFlight - this.inFlight.size);
@@ -166,11 +167,20 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  /** Re-processes requests left pending by replicas that stopped answering. */
-  private async claimIdle(): Promise<void> {
+  /**
+   * Runs every half claim-idle period. First it resets the idle time of the entries this replica is still
+   * working on (XCLAIM to itself), so a slow handler on a live replica is never taken over; then it takes
+   * over entries that have been idle longer than the claim time, which only a dead replica leaves behind.
+   */
+  private async keepClaimsAndClaimIdle(): Promise<void> {
     if (!this.running || this.claiming) return;
     this.claiming = true;
     try {
+      const mine = new Map<string, string[]>();
+      for (const [entryId, { key }] of this.inFlight) mine.set(key, [...(mine.get(key) ?? []), entryId]);
+      for (const [key, ids] of mine) {
+        await this.writer!.xclaim(key, this.options.service, this.consumer, 0, ...ids, 'JUSTID');
+      }
       for (const key of this.streams()) {
         let cursor = '0-0';
         do {
@@ -206,7 +216,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
         this.logger.error(`Processing ${key} ${entryId} failed: ${(err as Error).message}`),
       )
       .finally(() => this.inFlight.delete(entryId));
-    this.inFlight.set(entryId, work);
+    this.inFlight.set(entryId, { key, work });
   }
 
   private async answer(key: string, entryId: string, fields: string[]): Promise<void> {

@@ -7,7 +7,7 @@ export default defineConfig({
   plugins: [react()],
   resolve: {
     alias: {
-      '@forkvote/contracts': fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url)),
+      '@forkvote/contracts': fileURLToPath(new URL('../libs/contracts/src/web.ts', import.meta.url)),
     },
   },
   server: { proxy: { '/api': 'http://localhost:3000' } },

@@ -8,6 +8,17 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export const AUTH = {
   health: 'auth.health',
+  register: 'auth.register',
+  login: 'auth.login',
+  verify: 'auth.verify',
+  logout: 'auth.logout',
+  subscribe: 'auth.subscribe',
+  requestPasswordReset: 'auth.password.requestReset',
+  resetPassword: 'auth.password.reset',
+  getMe: 'auth.me.get',
+  updateMe: 'auth.me.update',
+  feedback: 'auth.feedback',
+  outbox: 'auth.outbox',
 } as const;
 
 export const ROOMS = {
@@ -16,6 +27,15 @@ export const ROOMS = {
 
 export const BILLING = {
   health: 'billing.health',
+  createCheckout: 'billing.checkout.create',
+  discardCustomer: 'billing.customer.discard',
+  entitlement: 'billing.entitlement',
+  stripeInformation: 'billing.stripeInformation',
+  webhook: 'billing.webhook',
+  localCheckout: 'billing.localCheckout.get',
+  completeLocalCheckout: 'billing.localCheckout.complete',
+  cancelLocalCheckout: 'billing.localCheckout.cancel',
+  cancelLocalSubscription: 'billing.localPortal.cancel',
 } as const;
 
 export const PLACES = {

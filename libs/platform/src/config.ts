@@ -1,6 +1,20 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  NotEquals,
+  ValidateIf,
+  validateSync,
+} from 'class-validator';
+
+/** Only for development and tests; production refuses to start with it. */
+export const DEV_JWT_SECRET = 'forkvote-development-secret-do-not-use-in-production';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -53,6 +67,17 @@ export class PlatformConfig {
   @Min(100)
   @Max(10_000_000)
   RPC_STREAM_MAXLEN = 10_000;
+
+  /** Where browsers reach the product; used in mails and payment return addresses. */
+  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'PUBLIC_URL must be an http(s) URL' })
+  PUBLIC_URL = 'http://localhost:3000';
+
+  /** Signs session tokens (auth) and verifies them (gateway). */
+  @IsString()
+  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
+  @ValidateIf((config: PlatformConfig) => config.NODE_ENV === 'production')
+  @NotEquals(DEV_JWT_SECRET, { message: 'JWT_SECRET must be set to a secret of your own in production' })
+  JWT_SECRET = DEV_JWT_SECRET;
 
   /** Names this process in logs and health answers; empty means host name and pid. */
   @IsString()

@@ -8,3 +8,5 @@ export * from './health';
 export * from './transport';
 export * from './platform.module';
 export * from './bootstrap';
+export * from './session-keys';
+export * from './validate';

@@ -1,11 +1,25 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@forkvote/platform';
+import { AccountsHandler } from './accounts/accounts.handler';
+import { AccountsService } from './accounts/accounts.service';
+import { AuthConfig } from './auth.config';
+import { BotCheck } from './bot-check/bot-check';
+import { Feedback } from './entities/feedback.entity';
+import { PasswordResetToken } from './entities/password-reset-token.entity';
 import { User } from './entities/user.entity';
+import { Mailer } from './mail/mailer';
 import { Initial1763900000000 } from './migrations/1763900000000-initial';
+import { ResetTokensAndFeedback1763900000001 } from './migrations/1763900000001-reset-tokens-and-feedback';
+import { PasswordResetService } from './passwords/password-reset.service';
 
-export const authDatabase = { entities: [User], migrations: [Initial1763900000000] };
+export const authDatabase = {
+  entities: [User, PasswordResetToken, Feedback],
+  migrations: [Initial1763900000000, ResetTokensAndFeedback1763900000001],
+};
 
 @Module({
-  imports: [PlatformModule.forService('auth', authDatabase)],
+  imports: [PlatformModule.forService('auth', authDatabase, AuthConfig)],
+  controllers: [AccountsHandler],
+  providers: [AccountsService, PasswordResetService, BotCheck, Mailer],
 })
 export class AuthModule {}

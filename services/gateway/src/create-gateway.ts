@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import cookieParser from 'cookie-parser';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createLogger } from '@forkvote/platform';
 import { GatewayConfig } from './gateway.config';
@@ -11,7 +12,13 @@ import { serveWebApp } from './web-app';
 export async function createGateway(config: GatewayConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(GatewayModule, {
     logger: createLogger('gateway', config),
+    // Stripe signs the exact bytes it sends; the webhook needs them, not re-serialised JSON.
+    rawBody: true,
   });
+  // Above the largest valid body, so oversized fields are refused by validation with a message (400).
+  app.useBodyParser('json', { limit: '2mb' });
+  app.useBodyParser('urlencoded', { limit: '100kb', extended: false });
+  app.use(cookieParser());
   app.setGlobalPrefix('api/v1');
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');

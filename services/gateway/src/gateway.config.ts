@@ -1,6 +1,6 @@
 import { PlatformConfig } from '@forkvote/platform';
 import { Transform } from 'class-transformer';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsNumber, IsString, Max, Min } from 'class-validator';
 import { resolve } from 'node:path';
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -23,4 +23,11 @@ export class GatewayConfig extends PlatformConfig {
   @Min(50)
   @Max(30_000)
   HEALTH_TIMEOUT_MS = 1500;
+
+  /** Multiplies every rate limit (login, register, password reset); 0 turns them off. */
+  @Transform(toInt)
+  @IsNumber()
+  @Min(0)
+  @Max(1000)
+  RATE_LIMIT_SCALE = 1;
 }

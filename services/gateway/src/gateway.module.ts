@@ -1,14 +1,54 @@
-import { Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { BadRequestException, Module, ValidationError, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { firstMessage } from '@forkvote/contracts';
 import { PlatformModule } from '@forkvote/platform';
+import { AuthController } from './auth/auth.controller';
+import { SessionStrategy } from './auth/session';
+import { BillingController } from './billing/billing.controller';
+import { RateLimitGuard } from './common/rate-limit';
 import { GatewayExceptionFilter } from './common/rpc-exception.filter';
+import { DevController } from './dev/dev.controller';
+import { FeedbackController } from './feedback/feedback.controller';
 import { GatewayConfig } from './gateway.config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
+import { MeController } from './me/me.controller';
+
+/** One message per bad field (its first), so the web can show the SPEC's text as it is. */
+function validationMessages(errors: ValidationError[]): string[] {
+  return errors.flatMap((error) =>
+    error.constraints ? [firstMessage(error.constraints)] : validationMessages(error.children ?? []),
+  );
+}
+
+const production = process.env.NODE_ENV === 'production';
 
 @Module({
-  imports: [PlatformModule.forGateway(GatewayConfig)],
-  controllers: [HealthController],
-  providers: [HealthService, { provide: APP_FILTER, useClass: GatewayExceptionFilter }],
+  imports: [PlatformModule.forGateway(GatewayConfig), PassportModule],
+  controllers: [
+    HealthController,
+    AuthController,
+    MeController,
+    FeedbackController,
+    BillingController,
+    ...(production ? [] : [DevController]),
+  ],
+  providers: [
+    HealthService,
+    SessionStrategy,
+    RateLimitGuard,
+    { provide: APP_FILTER, useClass: GatewayExceptionFilter },
+    {
+      provide: APP_PIPE,
+      useValue: new ValidationPipe({
+        whitelist: true,
+        forbidNonWhitelisted: true,
+        transform: true,
+        exceptionFactory: (errors) =>
+          new BadRequestException([...new Set(validationMessages(errors))].join(', ')),
+      }),
+    },
+  ],
 })
 export class GatewayModule {}

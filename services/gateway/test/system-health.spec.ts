@@ -1,14 +1,12 @@
+import { startTestStack, TestStack } from '@forkvote/testing';
 import request from 'supertest';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startTestStack } = require('../../../scripts/stack');
 
 /** Boots all four services and the gateway as real processes against the real PostgreSQL and Redis. */
 describe('system health through the gateway', () => {
-  let stack: Awaited<ReturnType<typeof startTestStack>>;
+  let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await startTestStack({ env: { HEALTH_TIMEOUT_MS: '1000' } });
-    await stack.waitHealthy(60_000);
+    stack = await startTestStack({ HEALTH_TIMEOUT_MS: '1000' });
   });
 
   afterAll(async () => {

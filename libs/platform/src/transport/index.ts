@@ -1,3 +1,5 @@
+import { ClientProxy } from '@nestjs/microservices';
+import { firstValueFrom } from 'rxjs';
 import { PlatformConfig } from '../config';
 import { StreamsClient } from './streams.client';
 import { StreamsServer } from './streams.server';
@@ -28,4 +30,9 @@ export function createServiceClient(config: PlatformConfig): StreamsClient {
     maxLen: config.RPC_STREAM_MAXLEN,
     timeoutMs: config.RPC_TIMEOUT_MS,
   });
+}
+
+/** Sends a request to the service that owns `pattern` and resolves with its single answer. */
+export function callService<T>(client: ClientProxy, pattern: string, data: unknown = {}): Promise<T> {
+  return firstValueFrom(client.send<T>(pattern, data));
 }

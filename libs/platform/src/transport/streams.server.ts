@@ -263,8 +263,16 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     await this.writer!.xack(key, this.options.service, entryId);
   }
 
-  /** Known errors keep their status and message; anything else is logged and answered as a generic 500. */
+  /**
+   * Known errors keep their status and message; anything else is logged and answered as a generic 500.
+   * Nest's RPC exception filter has usually unwrapped an RpcException into its body already.
+   */
   private toErrorBody(err: unknown, pattern: string): RpcErrorBody {
+    if (isRpcErrorBody(err)) return err;
+    // Nest's filter has already logged an unknown error and replaced it with { status: 'error', message }.
+    if (typeof err === 'object' && err !== null && (err as { status?: unknown }).status === 'error') {
+      return rpcError(500, 'Internal server error');
+    }
     if (err instanceof RpcException) {
       const body = err.getError();
       if (isRpcErrorBody(body)) return body;

@@ -1,0 +1,204 @@
+import {
+  ArrayMaxSize,
+  Equals,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+import { PLANS, Plan } from './plans';
+import { MESSAGES } from './messages';
+import { PLACE_TYPES } from './place-types';
+import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH, ZIPCODE_PATTERN } from './rules';
+import { NormalizeEmail, Trim } from './validation';
+
+const EMAIL_MAX = 254;
+const PASSWORD_MAX = 200;
+const NAME_MAX = 100;
+
+export class RegisterDto {
+  @NormalizeEmail()
+  @IsString({ message: MESSAGES.invalidEmail })
+  @MaxLength(EMAIL_MAX, { message: MESSAGES.invalidEmail })
+  @Matches(EMAIL_PATTERN, { message: MESSAGES.invalidEmail })
+  email: string;
+
+  @IsString({ message: MESSAGES.passwordTooShort })
+  @MinLength(MIN_PASSWORD_LENGTH, { message: MESSAGES.passwordTooShort })
+  @MaxLength(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters long` })
+  password: string;
+
+  @Trim()
+  @IsString({ message: MESSAGES.fullNameRequired })
+  @IsNotEmpty({ message: MESSAGES.fullNameRequired })
+  @MaxLength(NAME_MAX, { message: `Name must be at most ${NAME_MAX} characters long` })
+  name: string;
+
+  @IsIn(PLANS, { message: MESSAGES.invalidPlan })
+  plan: Plan;
+
+  @Equals(true, { message: MESSAGES.acceptTerms })
+  acceptTermsOfService: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  contactMeForUserFeedback?: boolean;
+
+  @IsString({ message: MESSAGES.recaptchaFailed })
+  @MaxLength(4000, { message: MESSAGES.recaptchaFailed })
+  recaptchaToken: string;
+}
+
+export class LoginDto {
+  @NormalizeEmail()
+  @IsString({ message: MESSAGES.invalidEmail })
+  @MaxLength(EMAIL_MAX, { message: MESSAGES.invalidEmail })
+  @Matches(EMAIL_PATTERN, { message: MESSAGES.invalidEmail })
+  email: string;
+
+  @IsString({ message: MESSAGES.loginFailed })
+  @IsNotEmpty({ message: MESSAGES.loginFailed })
+  @MaxLength(PASSWORD_MAX, { message: MESSAGES.loginFailed })
+  password: string;
+
+  @IsOptional()
+  @IsBoolean()
+  rememberMe?: boolean;
+}
+
+export class RequestPasswordResetDto {
+  @NormalizeEmail()
+  @IsString({ message: MESSAGES.invalidEmail })
+  @MaxLength(EMAIL_MAX, { message: MESSAGES.invalidEmail })
+  @Matches(EMAIL_PATTERN, { message: MESSAGES.invalidEmail })
+  email: string;
+}
+
+export class ResetPasswordWithTokenDto {
+  @IsString({ message: MESSAGES.passwordTooShort })
+  @MinLength(MIN_PASSWORD_LENGTH, { message: MESSAGES.passwordTooShort })
+  @MaxLength(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters long` })
+  password: string;
+
+  @IsString({ message: MESSAGES.invalidToken })
+  @IsNotEmpty({ message: MESSAGES.invalidToken })
+  @MaxLength(200, { message: MESSAGES.invalidToken })
+  token: string;
+}
+
+/** PATCH /api/v1/me: every field optional; those present are validated. */
+export class UpdateMeDto {
+  @IsOptional()
+  @Trim()
+  @IsString({ message: MESSAGES.nameRequired })
+  @IsNotEmpty({ message: MESSAGES.nameRequired })
+  @MaxLength(NAME_MAX, { message: `Name must be at most ${NAME_MAX} characters long` })
+  name?: string;
+
+  /** Empty string or null clears it. */
+  @IsOptional()
+  @Trim()
+  @ValidateIf((_, value) => value !== '' && value !== null)
+  @IsString({ message: MESSAGES.invalidZipcode })
+  @Matches(ZIPCODE_PATTERN, { message: MESSAGES.invalidZipcode })
+  defaultZipcode?: string | null;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(PLACE_TYPES.length)
+  @IsIn(PLACE_TYPES, { each: true, message: 'Unknown restaurant type' })
+  restaurantTypesToInclude?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(PLACE_TYPES.length)
+  @IsIn(PLACE_TYPES, { each: true, message: 'Unknown restaurant type' })
+  restaurantTypesToExclude?: string[];
+
+  @IsOptional()
+  @IsBoolean()
+  contactMeForUserFeedback?: boolean;
+}
+
+export class FeedbackDto {
+  @Trim()
+  @IsString()
+  @IsNotEmpty({ message: 'Please enter your name' })
+  @MaxLength(NAME_MAX)
+  name: string;
+
+  @NormalizeEmail()
+  @IsString({ message: MESSAGES.invalidEmail })
+  @MaxLength(EMAIL_MAX, { message: MESSAGES.invalidEmail })
+  @Matches(EMAIL_PATTERN, { message: MESSAGES.invalidEmail })
+  email: string;
+
+  @Trim()
+  @IsString()
+  @IsNotEmpty({ message: 'Please enter a subject' })
+  @MaxLength(200)
+  subject: string;
+
+  @Trim()
+  @IsString()
+  @IsNotEmpty({ message: 'Please enter a message' })
+  @MaxLength(5000)
+  message: string;
+}
+
+/** The access token payload the web app reads (SPEC §3), from verify-token and login. */
+export interface AccessTokenPayload {
+  isAuthenticated: boolean;
+  isAuthorized: boolean;
+  userId: string;
+  name: string;
+  email: string;
+  /** Creator-capable: may create rooms (entitlement from billing). */
+  canCreateRooms: boolean;
+  /** 'host' when the user may host rooms; 'user' always for registered users. */
+  roles: ('user' | 'host')[];
+  subscriptionStatus: 'lifetime' | 'active' | 'trialing' | 'canceled' | 'none';
+  isGuest: false;
+}
+
+/** GET /api/v1/me */
+export interface WireUser {
+  name: string;
+  email: string;
+  defaultZipcode: string | null;
+  contactMeForUserFeedback: boolean;
+  restaurantTypesToInclude: string[];
+  restaurantTypesToExclude: string[];
+  hasLifetimeAccess: boolean;
+  lifetimeAccessPurchasedAt: string | null;
+}
+
+/** The claims of the session JWT; everything else is looked up fresh on verify. */
+export interface SessionClaims {
+  sub: string;
+  email: string;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export interface LoginAnswer {
+  token: string;
+  /** Seconds until the token expires; the cookie is persistent only with rememberMe. */
+  expiresInSeconds: number;
+  rememberMe: boolean;
+  payload: AccessTokenPayload;
+}
+
+export interface OutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string;
+}

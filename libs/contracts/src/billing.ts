@@ -1,0 +1,51 @@
+import { IsIn } from 'class-validator';
+import { MESSAGES } from './messages';
+import { PLANS, Plan } from './plans';
+
+export * from './plans';
+
+export class SubscribeDto {
+  @IsIn(PLANS, { message: MESSAGES.invalidPlan })
+  plan: Plan;
+}
+
+/** What the billing state allows. `canCreateRooms` is the creator-capable and host-role check. */
+export interface Entitlement {
+  canCreateRooms: boolean;
+  /** 'none' until a checkout completes. */
+  status: 'lifetime' | 'active' | 'trialing' | 'canceled' | 'none';
+  hasLifetimeAccess: boolean;
+  lifetimeAccessPurchasedAt: string | null;
+}
+
+/** A subscription in Stripe's own shape (only the fields the product reads). */
+export interface StripeSubscriptionShape {
+  id: string;
+  status: string;
+  cancel_at_period_end: boolean;
+  cancel_at: number | null;
+  canceled_at: number | null;
+  trial_start: number | null;
+  trial_end: number | null;
+  created: number;
+  items: {
+    data: {
+      created: number;
+      current_period_end: number;
+      plan: { interval: 'month' | 'year'; amount: number };
+    }[];
+  };
+  metadata?: Record<string, string>;
+  customer?: string;
+}
+
+/** GET /api/v1/me/stripe */
+export interface StripeInformation {
+  stripeCustomer: { id: string; email: string; created: number } | null;
+  customerPortalUrl: string | null;
+  stripeSubscriptions: StripeSubscriptionShape[];
+}
+
+export interface CheckoutAnswer {
+  stripeCheckoutUrl: string;
+}

@@ -1,0 +1,12 @@
+/**
+ * What the browser may import: texts, rules, constants and wire types, without the DTO classes (and so
+ * without class-validator) that the services use.
+ */
+export * from './messages';
+export * from './rules';
+export * from './place-types';
+export * from './plans';
+export * from './health';
+export * from './errors';
+export type { AccessTokenPayload, WireUser, OutboxMessage } from './auth';
+export type { Entitlement, StripeInformation, StripeSubscriptionShape, CheckoutAnswer } from './billing';

@@ -1,0 +1,95 @@
+import type { Plan } from '@forkvote/contracts';
+import request from 'supertest';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const stackModule = require('../../../scripts/stack') as {
+  startTestStack(options?: { env?: Record<string, string>; services?: string[] }): Promise<TestStack>;
+  freePort(): Promise<number>;
+};
+
+export interface TestStack {
+  url: string;
+  port: number;
+  databaseUrl: string;
+  redisPrefix: string;
+  waitHealthy(timeoutMs?: number): Promise<void>;
+  stopOne(name: string, signal?: NodeJS.Signals): Promise<void>;
+  startOne(name: string): void;
+  stop(): Promise<void>;
+}
+
+/** Starts all services and the gateway against a fresh database and Redis prefix, and waits for health. */
+export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const stack = await stackModule.startTestStack({ env });
+  try {
+    await stack.waitHealthy(60_000);
+  } catch (err) {
+    await stack.stop();
+    throw err;
+  }
+  return stack;
+}
+
+export const freePort = stackModule.freePort;
+export const DEV_RECAPTCHA_TOKEN = 'dev-recaptcha-token';
+
+let counter = 0;
+
+/**
+ * A different client address per simulated person (a documentation range, only ever a header value):
+ * the gateway trusts X-Forwarded-For from loopback, so per-IP rate limits treat them as separate people.
+ */
+export function clientAddress(): string {
+  return `198.51.100.${Math.floor(Math.random() * 254) + 1}`;
+}
+
+/** A fresh, valid email for each call. */
+export function uniqueEmail(name = 'user'): string {
+  counter += 1;
+  return `${name}.${Date.now().toString(36)}.${counter}@example.com`;
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+  name: string;
+  /** `Cookie` header value of a logged-in session. */
+  cookie: string;
+}
+
+/** Registers, completes the offline checkout for `plan`, and logs in. */
+export async function signUp(baseUrl: string, plan: Plan = 'monthly', name = 'Test User'): Promise<TestUser> {
+  const email = uniqueEmail(name.split(' ')[0].toLowerCase());
+  const password = 'correct horse';
+  const ip = clientAddress();
+  const registered = await request(baseUrl)
+    .post('/api/v1/auth/register')
+    .set('X-Forwarded-For', ip)
+    .send({ email, password, name, plan, acceptTermsOfService: true, recaptchaToken: DEV_RECAPTCHA_TOKEN })
+    .expect(200);
+  await request(baseUrl).post(`${registered.body.stripeCheckoutUrl}/complete`).expect(303);
+  const cookie = await login(baseUrl, email, password, false, ip);
+  return { email, password, name, cookie };
+}
+
+export async function login(
+  baseUrl: string,
+  email: string,
+  password: string,
+  rememberMe = false,
+  ip = clientAddress(),
+): Promise<string> {
+  const res = await request(baseUrl)
+    .post('/api/v1/auth/login')
+    .set('X-Forwarded-For', ip)
+    .send({ email, password, rememberMe })
+    .expect(200);
+  return sessionCookie(res.headers['set-cookie']);
+}
+
+export function sessionCookie(setCookie: string | string[] | undefined): string {
+  const cookies = ([] as string[]).concat(setCookie ?? []);
+  const session = cookies.find((c) => c.startsWith('fv_session='));
+  if (!session) throw new Error(`No session cookie in ${JSON.stringify(cookies)}`);
+  return session.split(';')[0];
+}

@@ -1,0 +1,42 @@
+import { PlatformConfig } from '@forkvote/platform';
+import { Transform } from 'class-transformer';
+import { IsInt, IsNumber, IsString, Matches, Max, Min } from 'class-validator';
+
+const toNumber = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+
+export class AuthConfig extends PlatformConfig {
+  /** smtp(s)://user:pass@host:port; empty means the development outbox (logged, readable via /api/v1/dev/outbox). */
+  @Matches(/^(smtps?:\/\/\S+)?$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL = '';
+
+  @IsString()
+  MAIL_FROM = 'ForkVote <no-reply@forkvote.app>';
+
+  /** reCAPTCHA v3 secret; empty means the development verifier, which accepts DEV_RECAPTCHA_TOKEN. */
+  @IsString()
+  RECAPTCHA_SECRET = '';
+
+  @Transform(toNumber)
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  RECAPTCHA_MIN_SCORE = 0.5;
+
+  @Matches(/^https?:\/\/\S+$/, { message: 'RECAPTCHA_VERIFY_URL must be an http(s) URL' })
+  RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
+
+  /** Lifetime of a session without rememberMe. */
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  SESSION_TTL_HOURS = 12;
+
+  /** Lifetime of a rememberMe session (and of its persistent cookie). */
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  REMEMBER_ME_DAYS = 30;
+}

@@ -1,0 +1,238 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CheckoutAnswer, Entitlement, Plan, PLAN_CATALOG, StripeInformation } from '@forkvote/contracts';
+import { fail } from '@forkvote/platform';
+import { randomBytes } from 'node:crypto';
+import { DataSource, Repository } from 'typeorm';
+import { BillingEventsService } from './billing-events.service';
+import { LocalCheckoutSession } from './entities/checkout-session.entity';
+import { Customer } from './entities/customer.entity';
+import { Subscription } from './entities/subscription.entity';
+import {
+  BillingEvent,
+  PAYMENT_PROVIDER,
+  PaymentProvider,
+  SubscriptionObject,
+} from './payments/payment-provider';
+
+const ENTITLED_STATUSES = new Set(['active', 'trialing']);
+const DAY = 86_400;
+
+export interface LocalCheckoutView {
+  id: string;
+  email: string;
+  plan: Plan;
+  status: LocalCheckoutSession['status'];
+  amountCents: number;
+  interval: 'month' | 'year' | null;
+  trialDays: number;
+}
+
+@Injectable()
+export class BillingService {
+  private readonly customers: Repository<Customer>;
+  private readonly subscriptions: Repository<Subscription>;
+  private readonly localSessions: Repository<LocalCheckoutSession>;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly events: BillingEventsService,
+    @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
+  ) {
+    this.customers = dataSource.getRepository(Customer);
+    this.subscriptions = dataSource.getRepository(Subscription);
+    this.localSessions = dataSource.getRepository(LocalCheckoutSession);
+  }
+
+  async createCheckout(
+    userId: string,
+    email: string,
+    plan: Plan,
+    requestId: string,
+  ): Promise<CheckoutAnswer> {
+    let customer = await this.customers.findOneBy({ userId });
+    if (!customer) {
+      await this.customers.insert({ userId, email });
+      customer = await this.customers.findOneByOrFail({ userId });
+    }
+    if (!customer.stripeCustomerId) {
+      customer.stripeCustomerId = await this.provider.createCustomer(userId, email, requestId);
+      await this.customers.update({ userId }, { stripeCustomerId: customer.stripeCustomerId });
+    }
+    const url = await this.provider.createCheckout({
+      userId,
+      email,
+      plan,
+      customerId: customer.stripeCustomerId,
+      idempotencyKey: requestId,
+    });
+    return { stripeCheckoutUrl: url };
+  }
+
+  /** Undoes createCheckout's customer when registration is rolled back. */
+  async discardCustomer(userId: string): Promise<void> {
+    await this.localSessions.delete({ userId });
+    await this.customers.delete({ userId });
+  }
+
+  async entitlement(userId: string): Promise<Entitlement> {
+    const customer = await this.customers.findOneBy({ userId });
+    const lifetime = {
+      hasLifetimeAccess: customer?.hasLifetimeAccess ?? false,
+      lifetimeAccessPurchasedAt: customer?.lifetimeAccessPurchasedAt?.toISOString() ?? null,
+    };
+    if (lifetime.hasLifetimeAccess) return { canCreateRooms: true, status: 'lifetime', ...lifetime };
+    const latest = (await this.userSubscriptions(userId))[0];
+    if (!latest) return { canCreateRooms: false, status: 'none', ...lifetime };
+    const entitled = ENTITLED_STATUSES.has(latest.status);
+    return {
+      canCreateRooms: entitled,
+      status: entitled ? (latest.status as 'active' | 'trialing') : 'canceled',
+      ...lifetime,
+    };
+  }
+
+  async stripeInformation(userId: string): Promise<StripeInformation> {
+    const customer = await this.customers.findOneBy({ userId });
+    const subscriptions = await this.userSubscriptions(userId);
+    const portal =
+      customer?.stripeCustomerId && subscriptions.length > 0
+        ? await this.provider.createPortal(customer.stripeCustomerId)
+        : null;
+    return {
+      stripeCustomer:
+        customer && customer.stripeCustomerId
+          ? {
+              id: customer.stripeCustomerId,
+              email: customer.email,
+              created: Math.floor(customer.createdAt.getTime() / 1000),
+            }
+          : null,
+      customerPortalUrl: portal,
+      stripeSubscriptions: subscriptions.map((s) => s.data),
+    };
+  }
+
+  applyWebhook(rawBody: string, signature: string) {
+    if (this.provider.kind !== 'stripe') fail(404, 'Stripe webhooks are not configured');
+    let event: BillingEvent;
+    try {
+      event = this.provider.parseWebhook(rawBody, signature);
+    } catch {
+      fail(400, 'Invalid webhook signature');
+    }
+    return this.events.apply(event);
+  }
+
+  async localCheckout(id: string): Promise<LocalCheckoutView> {
+    const session = await this.openLocalSession(id, false);
+    const plan = PLAN_CATALOG[session.plan];
+    return {
+      id: session.id,
+      email: session.email,
+      plan: session.plan,
+      status: session.status,
+      amountCents: plan.amountCents,
+      interval: plan.interval,
+      trialDays: plan.trialDays,
+    };
+  }
+
+  /** Completes an offline checkout through the same event path as Stripe's webhooks. */
+  async completeLocalCheckout(id: string): Promise<{ redirect: string }> {
+    const session = await this.openLocalSession(id, true);
+    const customer = await this.customers.findOneByOrFail({ userId: session.userId });
+    const now = Math.floor(Date.now() / 1000);
+    const plan = PLAN_CATALOG[session.plan];
+    const metadata = { userId: session.userId, plan: session.plan };
+    const subscriptionId = plan.interval ? `sub_local_${randomBytes(8).toString('hex')}` : null;
+
+    if (plan.interval && subscriptionId) {
+      const trialEnd = now + plan.trialDays * DAY;
+      const subscription: SubscriptionObject = {
+        id: subscriptionId,
+        status: 'trialing',
+        customer: customer.stripeCustomerId ?? undefined,
+        cancel_at_period_end: false,
+        cancel_at: null,
+        canceled_at: null,
+        trial_start: now,
+        trial_end: trialEnd,
+        created: now,
+        items: {
+          data: [
+            {
+              created: now,
+              current_period_end: trialEnd,
+              plan: { interval: plan.interval, amount: plan.amountCents },
+            },
+          ],
+        },
+        metadata,
+      };
+      await this.events.apply(localEvent('customer.subscription.created', now, subscription));
+    }
+    await this.events.apply(
+      localEvent('checkout.session.completed', now, {
+        id: `cs_local_${session.id}`,
+        mode: plan.interval ? 'subscription' : 'payment',
+        client_reference_id: session.userId,
+        customer: customer.stripeCustomerId,
+        subscription: subscriptionId,
+        payment_status: plan.interval ? 'no_payment_required' : 'paid',
+        metadata,
+      }),
+    );
+    await this.localSessions.update({ id }, { status: 'complete' });
+    return { redirect: '/payment/success' };
+  }
+
+  async cancelLocalCheckout(id: string): Promise<{ redirect: string }> {
+    await this.openLocalSession(id, true);
+    await this.localSessions.update({ id }, { status: 'expired' });
+    return { redirect: '/payment/cancel' };
+  }
+
+  /** The offline customer portal's one action: cancel the current subscription now. */
+  async cancelLocalSubscription(userId: string): Promise<{ redirect: string }> {
+    if (this.provider.kind !== 'local') fail(404, 'Not found');
+    const current = (await this.userSubscriptions(userId)).find((s) => ENTITLED_STATUSES.has(s.status));
+    if (!current) fail(404, 'You have no active subscription.');
+    const now = Math.floor(Date.now() / 1000);
+    await this.events.apply(
+      localEvent('customer.subscription.deleted', now, {
+        ...current.data,
+        status: 'canceled',
+        canceled_at: now,
+        cancel_at: now,
+      }),
+    );
+    return { redirect: '/profile' };
+  }
+
+  private async openLocalSession(id: string, mustBeOpen: boolean): Promise<LocalCheckoutSession> {
+    if (this.provider.kind !== 'local') fail(404, 'Not found');
+    const session = /^[0-9a-f-]{36}$/.test(id) ? await this.localSessions.findOneBy({ id }) : null;
+    if (!session) fail(404, 'This checkout does not exist.');
+    if (mustBeOpen && session.status !== 'open') fail(409, 'This checkout is already finished.');
+    return session;
+  }
+
+  /**
+   * The one that matters first (SPEC §3 shows the first): a live subscription before ended ones, then the
+   * newest. A resubscribed user has an old canceled subscription next to the new one.
+   */
+  private async userSubscriptions(userId: string): Promise<Subscription[]> {
+    const rows = await this.subscriptions.findBy({ userId });
+    const live = (s: Subscription) => (ENTITLED_STATUSES.has(s.status) ? 1 : 0);
+    return rows.sort((a, b) => live(b) - live(a) || b.data.created - a.data.created);
+  }
+}
+
+function localEvent(type: string, created: number, object: object): BillingEvent {
+  return {
+    id: `evt_local_${randomBytes(12).toString('hex')}`,
+    type,
+    created,
+    data: { object: object as Record<string, unknown> },
+  };
+}

@@ -1,0 +1,92 @@
+import { Body, Controller, HttpCode, Inject, Ip, Post, Res, UseGuards } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+import { ApiTags } from '@nestjs/swagger';
+import {
+  AccessTokenPayload,
+  AUTH,
+  CheckoutAnswer,
+  LoginAnswer,
+  LoginDto,
+  RegisterDto,
+  RequestPasswordResetDto,
+  ResetPasswordWithTokenDto,
+  SessionClaims,
+  SubscribeDto,
+} from '@forkvote/contracts';
+import { callService, SERVICE_CLIENT } from '@forkvote/platform';
+import type { Response } from 'express';
+import { RateLimit, RateLimitGuard } from '../common/rate-limit';
+import { GatewayConfig } from '../gateway.config';
+import { clearSessionCookie, Session, SessionGuard, setSessionCookie } from './session';
+
+@ApiTags('auth')
+@Controller('auth')
+export class AuthController {
+  constructor(
+    @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  /** Called by the web app on load; answers the current access token payload or 401. */
+  @Post('verify-token')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  verifyToken(@Session() session: SessionClaims): Promise<AccessTokenPayload> {
+    return callService(this.services, AUTH.verify, { userId: session.sub });
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @RateLimit('login')
+  @UseGuards(RateLimitGuard)
+  async login(
+    @Body() body: LoginDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AccessTokenPayload> {
+    const answer = await callService<LoginAnswer>(this.services, AUTH.login, { body });
+    setSessionCookie(res, this.config, answer.token, answer.rememberMe ? answer.expiresInSeconds : undefined);
+    return answer.payload;
+  }
+
+  /** Creates the account and answers the checkout address the browser goes to next. */
+  @Post('register')
+  @HttpCode(200)
+  @RateLimit('register')
+  @UseGuards(RateLimitGuard)
+  register(@Body() body: RegisterDto, @Ip() ip: string): Promise<CheckoutAnswer> {
+    return callService(this.services, AUTH.register, { body, ip });
+  }
+
+  @Post('subscribe')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  subscribe(@Body() body: SubscribeDto, @Session() session: SessionClaims): Promise<CheckoutAnswer> {
+    return callService(this.services, AUTH.subscribe, { userId: session.sub, body });
+  }
+
+  /** Revokes the token server-side, so a copy of the cookie stops working too. */
+  @Post('logout')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  async logout(@Session() session: SessionClaims, @Res({ passthrough: true }) res: Response) {
+    const answer = await callService(this.services, AUTH.logout, { jti: session.jti, exp: session.exp });
+    clearSessionCookie(res, this.config);
+    return answer;
+  }
+
+  @Post('reset-password')
+  @HttpCode(200)
+  @RateLimit('passwordReset')
+  @UseGuards(RateLimitGuard)
+  requestPasswordReset(@Body() body: RequestPasswordResetDto) {
+    return callService(this.services, AUTH.requestPasswordReset, { body });
+  }
+
+  @Post('reset-password-token')
+  @HttpCode(200)
+  @RateLimit('passwordReset')
+  @UseGuards(RateLimitGuard)
+  resetPassword(@Body() body: ResetPasswordWithTokenDto) {
+    return callService(this.services, AUTH.resetPassword, { body });
+  }
+}

@@ -266,6 +266,7 @@ async function startTestStack(options = {}) {
       REDIS_PREFIX: `fvtest-${id}`,
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      PLACES_PROVIDER: 'demo',
       ...options.env,
     },
   });

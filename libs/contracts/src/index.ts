@@ -1,3 +1,5 @@
+import 'reflect-metadata';
+
 export * from './patterns';
 export * from './health';
 export * from './errors';
@@ -7,3 +9,7 @@ export * from './validation';
 export * from './place-types';
 export * from './billing';
 export * from './auth';
+export * from './search-rules';
+export * from './places';
+export * from './filter-categories';
+export * from './filter-rules';

@@ -40,6 +40,9 @@ export const BILLING = {
 
 export const PLACES = {
   health: 'places.health',
+  geocode: 'places.geocode',
+  search: 'places.search',
+  types: 'places.types',
 } as const;
 
 export const HEALTH_PATTERNS: Record<ServiceName, string> = {

@@ -10,3 +10,7 @@ export * from './health';
 export * from './errors';
 export type { AccessTokenPayload, WireUser, OutboxMessage } from './auth';
 export type { Entitlement, StripeInformation, StripeSubscriptionShape, CheckoutAnswer } from './billing';
+export * from './search-rules';
+export * from './filter-categories';
+export * from './filter-rules';
+export type { Place, PlacesAnswer, GeocodeAnswer } from './places';

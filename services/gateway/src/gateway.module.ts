@@ -14,6 +14,7 @@ import { GatewayConfig } from './gateway.config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { MeController } from './me/me.controller';
+import { PlacesController } from './places/places.controller';
 
 /** One message per bad field (its first), so the web can show the SPEC's text as it is. */
 function validationMessages(errors: ValidationError[]): string[] {
@@ -32,6 +33,7 @@ const production = process.env.NODE_ENV === 'production';
     MeController,
     FeedbackController,
     BillingController,
+    PlacesController,
     ...(production ? [] : [DevController]),
   ],
   providers: [

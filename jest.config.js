@@ -17,6 +17,8 @@ const moduleNameMapper = { '^@forkvote/(contracts|platform|testing)$': '<rootDir
 const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: 'node' };
 
 module.exports = {
+  // Global, not per project: the integration suites boot whole stacks.
+  testTimeout: 60_000,
   projects: [
     {
       ...common,
@@ -27,7 +29,6 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/libs/*/test/**/*.spec.ts', '<rootDir>/services/*/test/**/*.spec.ts'],
-      testTimeout: 120_000,
     },
   ],
 };

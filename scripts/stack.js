@@ -186,16 +186,17 @@ async function startProcesses(options = {}) {
   /** @type {Map<string, import('node:child_process').ChildProcess>} */
   const children = new Map();
 
-  const startOne = (name) => {
+  /** Starts `name` (a service or the gateway); `as` names another replica, with its own env overrides. */
+  const startOne = (name, as = name, overrides = {}) => {
     const entry = path.join(ROOT, 'services', name, 'dist', 'main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
     const child = spawn(process.execPath, ['--enable-source-maps', entry], {
-      env,
+      env: { ...env, INSTANCE_ID: as, ...overrides },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    pipeLines(child.stdout, name, output);
-    pipeLines(child.stderr, name, output);
-    children.set(name, child);
+    pipeLines(child.stdout, as, output);
+    pipeLines(child.stderr, as, output);
+    children.set(as, child);
     return child;
   };
 

@@ -13,3 +13,4 @@ export * from './search-rules';
 export * from './places';
 export * from './filter-categories';
 export * from './filter-rules';
+export * from './rooms';

@@ -23,6 +23,14 @@ export const AUTH = {
 
 export const ROOMS = {
   health: 'rooms.health',
+  create: 'rooms.create',
+  join: 'rooms.join',
+  leave: 'rooms.leave',
+  start: 'rooms.start',
+  vote: 'rooms.vote',
+  nextBatch: 'rooms.nextBatch',
+  snapshot: 'rooms.snapshot',
+  isMember: 'rooms.isMember',
 } as const;
 
 export const BILLING = {

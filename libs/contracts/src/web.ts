@@ -14,3 +14,15 @@ export * from './search-rules';
 export * from './filter-categories';
 export * from './filter-rules';
 export type { Place, PlacesAnswer, GeocodeAnswer } from './places';
+export * from './room-rules';
+export type {
+  Ballot,
+  BallotsResult,
+  CreateRoomAnswer,
+  JoinRoomAnswer,
+  NextBatchAnswer,
+  RoomSnapshot,
+  RoomState,
+  RoomUser,
+  WaitingRoom,
+} from './rooms';

@@ -1,5 +1,6 @@
 import type { Plan } from '@forkvote/contracts';
 import request from 'supertest';
+import { EventStreamClient } from './event-stream';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const stackModule = require('../../../scripts/stack') as {
@@ -14,7 +15,7 @@ export interface TestStack {
   redisPrefix: string;
   waitHealthy(timeoutMs?: number): Promise<void>;
   stopOne(name: string, signal?: NodeJS.Signals): Promise<void>;
-  startOne(name: string): void;
+  startOne(name: string, as?: string, overrides?: Record<string, string>): void;
   stop(): Promise<void>;
 }
 
@@ -92,4 +93,67 @@ export function sessionCookie(setCookie: string | string[] | undefined): string 
   const session = cookies.find((c) => c.startsWith('fv_session='));
   if (!session) throw new Error(`No session cookie in ${JSON.stringify(cookies)}`);
   return session.split(';')[0];
+}
+export * from './event-stream';
+
+/**
+ * A browser-like participant: keeps its cookies (session and room) across calls, as a browser would.
+ */
+export class Participant {
+  private readonly cookies = new Map<string, string>();
+  readonly ip = clientAddress();
+
+  constructor(
+    readonly baseUrl: string,
+    sessionCookie?: string,
+  ) {
+    if (sessionCookie) this.remember(sessionCookie);
+  }
+
+  private remember(cookie: string): void {
+    const [pair] = cookie.split(';');
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq);
+    const value = pair.slice(eq + 1);
+    if (value === '' || /Expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.delete(name);
+    else this.cookies.set(name, value);
+  }
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private async keep<T extends { headers: Record<string, unknown> }>(res: T): Promise<T> {
+    for (const cookie of ([] as string[]).concat((res.headers['set-cookie'] as string[] | undefined) ?? []))
+      this.remember(cookie);
+    return res;
+  }
+
+  get(path: string, headers: Record<string, string> = {}) {
+    return this.send(request(this.baseUrl).get(path), headers);
+  }
+
+  post(path: string, body: object = {}, headers: Record<string, string> = {}) {
+    return this.send(request(this.baseUrl).post(path).send(body), headers);
+  }
+
+  patch(path: string, body: object = {}, headers: Record<string, string> = {}) {
+    return this.send(request(this.baseUrl).patch(path).send(body), headers);
+  }
+
+  private async send(test: request.Test, headers: Record<string, string>) {
+    test.set('X-Forwarded-For', this.ip);
+    if (this.cookies.size > 0) test.set('Cookie', this.cookieHeader);
+    for (const [k, v] of Object.entries(headers)) test.set(k, v);
+    return this.keep(await test);
+  }
+
+  /** Opens the room's event stream with this participant's cookies. */
+  events(waitingRoomId: string, userId: string, lastEventId?: string) {
+    const url = `${this.baseUrl}/api/v1/waiting-room/events/${waitingRoomId}?userId=${encodeURIComponent(userId)}&userName=x`;
+    return EventStreamClient.open(url, {
+      Cookie: this.cookieHeader,
+      ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
+    });
+  }
 }

@@ -15,6 +15,8 @@ import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { MeController } from './me/me.controller';
 import { PlacesController } from './places/places.controller';
+import { RoomEventsHub } from './waiting-room/room-events.hub';
+import { WaitingRoomController } from './waiting-room/waiting-room.controller';
 
 /** One message per bad field (its first), so the web can show the SPEC's text as it is. */
 function validationMessages(errors: ValidationError[]): string[] {
@@ -34,12 +36,14 @@ const production = process.env.NODE_ENV === 'production';
     FeedbackController,
     BillingController,
     PlacesController,
+    WaitingRoomController,
     ...(production ? [] : [DevController]),
   ],
   providers: [
     HealthService,
     SessionStrategy,
     RateLimitGuard,
+    RoomEventsHub,
     { provide: APP_FILTER, useClass: GatewayExceptionFilter },
     {
       provide: APP_PIPE,

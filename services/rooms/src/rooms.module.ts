@@ -1,12 +1,23 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@forkvote/platform';
 import { Member } from './entities/member.entity';
+import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
+import { BallotSubmission, Vote } from './entities/vote.entity';
 import { Initial1763900000000 } from './migrations/1763900000000-initial';
+import { Voting1763900000001 } from './migrations/1763900000001-voting';
+import { RoomsHandler } from './rooms.handler';
+import { RoomsService } from './rooms.service';
+import { VotingService } from './voting.service';
 
-export const roomsDatabase = { entities: [Room, Member], migrations: [Initial1763900000000] };
+export const roomsDatabase = {
+  entities: [Room, Member, RoomPlace, BallotSubmission, Vote],
+  migrations: [Initial1763900000000, Voting1763900000001],
+};
 
 @Module({
   imports: [PlatformModule.forService('rooms', roomsDatabase)],
+  controllers: [RoomsHandler],
+  providers: [RoomsService, VotingService],
 })
 export class RoomsModule {}

@@ -24,6 +24,14 @@ export class Room {
   @OneToMany(() => Member, (member) => member.room)
   members: Member[];
 
+  /** The transport request id of the create call: a retried create returns the same room. */
+  @Column({ name: 'create_request_id', type: 'varchar', length: 64, nullable: true, unique: true })
+  createRequestId: string | null;
+
+  /** The search the host started voting with. */
+  @Column({ type: 'jsonb', nullable: true })
+  search: Record<string, unknown> | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

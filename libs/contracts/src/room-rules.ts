@@ -1,0 +1,86 @@
+/** Room constants, events, texts and the winner logic: shared by rooms, the gateway and the web app. */
+import type { Ballot, BallotsResult } from './rooms';
+import type { Place } from './places';
+
+export const ROOM_ID_LENGTH = 6;
+export const ROOM_ID_PATTERN = /^[A-Za-z0-9]{6}$/;
+export const USER_NAME_MAX = 30;
+
+export const ROOM_EVENTS = {
+  subscribed: 'SUBSCRIBED_TO_SSE',
+  userJoined: 'USER_JOINED',
+  userLeft: 'USER_LEFT',
+  started: 'WAITING_ROOM_STARTED',
+  userVoted: 'USER_VOTED',
+  ballotsSubmitted: 'BALLOTS_SUBMITTED',
+  nextBatch: 'NEXT_BATCH_OF_PLACES',
+} as const;
+export type RoomEventName = (typeof ROOM_EVENTS)[keyof typeof ROOM_EVENTS];
+
+export const ROOM_MESSAGES = {
+  invalidRoomId: 'Invalid waiting room ID',
+  enterRoomId: 'Please enter a waiting room ID.',
+  enterValidRoomId: 'Please enter a valid waiting room ID.',
+  nameRequired: 'Please enter your name',
+  nameTooLong: `Names can be at most ${USER_NAME_MAX} characters long`,
+  roomNotFound: 'Waiting room not found. Check the ID and try again.',
+  roomClosed: 'This waiting room has been closed.',
+  notMember: 'You are not in this waiting room.',
+  hostOnly: 'Only the host can do that.',
+  mustSubscribe: 'Hosting a session needs an active plan. Choose one on your profile.',
+  voteForYourself: 'You can only vote for yourself.',
+  voteAllPlaces: 'Please vote on all 5 places of this batch.',
+  alreadyVoted: 'You have already voted on this batch.',
+  notVoting: 'Voting is not open in this room right now.',
+  notResults: 'The results of this batch are not in yet.',
+  noPlaces: 'No places were found there. Try a larger search radius or fewer filters.',
+  noMorePlaces:
+    "It doesn't look like there are any more places to vote on. Try changing the search radius or filters and starting a new session.",
+  alreadyStarted: 'Voting has already started in this room.',
+  failedCreate: 'Failed to create waiting room',
+  failedJoin: 'Failed to join waiting room',
+  failedLeave: 'Failed to leave waiting room',
+  failedStart: 'Failed to start waiting room',
+  failedVote: 'Failed to submit votes',
+  failedNextBatch: 'Failed to get next batch of places',
+} as const;
+
+/** The places of batch `index` (5 per batch). */
+export function batchOf<T>(places: T[], index: number, size = 5): T[] {
+  return places.slice(index * size, index * size + size);
+}
+
+/**
+ * SPEC §4 winner logic: only 'up' counts as approval; a unanimous winner is a place whose up votes equal
+ * the number of voters. Ballots list places with votes for them first (most up votes first), then the rest.
+ */
+export function computeBallots(
+  batchIndex: number,
+  places: Place[],
+  votes: { userId: string; placeId: string; voteType: 'up' | 'down' }[],
+): BallotsResult {
+  const voterCount = new Set(votes.map((v) => v.userId)).size;
+  const ballots: Ballot[] = places.map((place) => {
+    const mine = votes.filter((v) => v.placeId === place.id);
+    const upVotes = mine.filter((v) => v.voteType === 'up').length;
+    return {
+      placeId: place.id,
+      place,
+      upVotes,
+      downVotes: mine.length - upVotes,
+      approval: voterCount === 0 ? 0 : Math.round((upVotes / voterCount) * 100),
+      votes: mine.map(({ userId, voteType }) => ({ userId, voteType })),
+    };
+  });
+  ballots.sort((a, b) => Number(b.upVotes > 0) - Number(a.upVotes > 0) || b.upVotes - a.upVotes);
+  const winners =
+    voterCount === 0 ? [] : ballots.filter((b) => b.upVotes === voterCount).map((b) => b.placeId);
+  return { batchIndex, voterCount, ballots, winners };
+}
+
+/** SPEC §2 results headline. */
+export function resultsHeadline(winnerCount: number): string {
+  if (winnerCount === 0) return 'No unanimous winner';
+  if (winnerCount === 1) return 'We have a unanimous winner!';
+  return `${winnerCount} places won unanimously!`;
+}

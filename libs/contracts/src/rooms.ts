@@ -1,0 +1,178 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { NearbySearchDto, Place } from './places';
+import { ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from './room-rules';
+import { Trim } from './validation';
+
+export * from './room-rules';
+
+const RoomId = () =>
+  Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value));
+
+export class CreateRoomDto {
+  /** Ignored: the host is the logged-in account. Accepted because the SPEC's client sends it. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  userId?: string;
+
+  @Trim()
+  @IsString({ message: ROOM_MESSAGES.nameRequired })
+  @IsNotEmpty({ message: ROOM_MESSAGES.nameRequired })
+  @MaxLength(USER_NAME_MAX, { message: ROOM_MESSAGES.nameTooLong })
+  userName: string;
+}
+
+export class JoinRoomDto {
+  @RoomId()
+  @IsString({ message: ROOM_MESSAGES.invalidRoomId })
+  @Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })
+  waitingRoomId: string;
+
+  @Trim()
+  @IsString({ message: ROOM_MESSAGES.nameRequired })
+  @IsNotEmpty({ message: ROOM_MESSAGES.nameRequired })
+  @MaxLength(USER_NAME_MAX, { message: ROOM_MESSAGES.nameTooLong })
+  userName: string;
+
+  /** A guest's id from an earlier join of this room; honoured only with that room's cookie. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  userId?: string;
+}
+
+export class LeaveRoomDto {
+  @RoomId()
+  @IsString({ message: ROOM_MESSAGES.invalidRoomId })
+  @Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })
+  waitingRoomId: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  userId: string;
+}
+
+export class VoteItemDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(300)
+  placeId: string;
+
+  @IsIn(['up', 'down'], { message: 'voteType must be up or down' })
+  voteType: 'up' | 'down';
+}
+
+export class VoteDto {
+  @RoomId()
+  @IsString({ message: ROOM_MESSAGES.invalidRoomId })
+  @Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })
+  waitingRoomId: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  userId: string;
+
+  @IsArray({ message: ROOM_MESSAGES.voteAllPlaces })
+  @ArrayMinSize(1, { message: ROOM_MESSAGES.voteAllPlaces })
+  @ArrayMaxSize(5, { message: ROOM_MESSAGES.voteAllPlaces })
+  @ValidateNested({ each: true })
+  @Type(() => VoteItemDto)
+  votes: VoteItemDto[];
+}
+
+export class NextBatchDto {
+  @RoomId()
+  @IsString({ message: ROOM_MESSAGES.invalidRoomId })
+  @Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })
+  waitingRoomId: string;
+
+  @Type(() => Number)
+  @IsInt({ message: 'nextBatchIndex must be a whole number' })
+  @Min(1, { message: 'nextBatchIndex must be a whole number' })
+  nextBatchIndex: number;
+}
+
+/** The SPEC's start payload. */
+export class StartRoomDto extends NearbySearchDto {}
+
+export interface RoomUser {
+  userId: string;
+  userName: string;
+}
+
+export type RoomState = 'waiting' | 'voting' | 'results' | 'closed';
+
+export interface WaitingRoom {
+  waitingRoomId: string;
+  users: RoomUser[];
+  createdBy: RoomUser;
+  state: RoomState;
+  batchIndex: number;
+  placesCount: number;
+}
+
+export interface Ballot {
+  placeId: string;
+  place: Place;
+  upVotes: number;
+  downVotes: number;
+  /** Share of voters who said yes, 0-100. */
+  approval: number;
+  votes: { userId: string; voteType: 'up' | 'down' }[];
+}
+
+export interface BallotsResult {
+  batchIndex: number;
+  voterCount: number;
+  ballots: Ballot[];
+  /** Place ids every voter approved. */
+  winners: string[];
+}
+
+/** Answer of create (SPEC §7: token, waitingRoom, userId, userName). `token` is the host's bearer token. */
+export interface CreateRoomAnswer {
+  token: string;
+  waitingRoom: WaitingRoom;
+  userId: string;
+  userName: string;
+}
+
+export interface JoinRoomAnswer {
+  waitingRoom: WaitingRoom;
+  userId: string;
+  userName: string;
+}
+
+/** GET /api/v1/waiting-room/current: everything a member needs after a reload. */
+export interface RoomSnapshot {
+  waitingRoom: WaitingRoom;
+  userId: string;
+  userName: string;
+  isHost: boolean;
+  places: Place[];
+  usersVoted: string[];
+  voted: boolean;
+  ballots: BallotsResult | null;
+  lastEventId: string | null;
+}
+
+export interface NextBatchAnswer {
+  batchIndex: number;
+  noMorePlaces: boolean;
+}

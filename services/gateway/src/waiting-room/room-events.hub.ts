@@ -1,0 +1,173 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
+import { ROOM_EVENTS } from '@forkvote/contracts';
+import {
+  parseRoomEvent,
+  PublishedRoomEvent,
+  REDIS,
+  roomEventKeys,
+  roomEventsAfter,
+} from '@forkvote/platform';
+import type { Response } from 'express';
+import Redis from 'ioredis';
+import { GatewayConfig } from '../gateway.config';
+
+export const HEARTBEAT_MS = 15_000;
+
+interface SseClient {
+  res: Response;
+  /** Live events that arrive while the client's missed events are being replayed. */
+  buffered: PublishedRoomEvent[] | null;
+  lastId: string | null;
+}
+
+/** Stream ids are `<ms>-<seq>`; compares them as numbers. */
+export function compareEventIds(a: string, b: string): number {
+  const [am, as] = a.split('-').map(Number);
+  const [bm, bs] = b.split('-').map(Number);
+  return am - bm || as - bs;
+}
+
+const frame = (event: PublishedRoomEvent) =>
+  `id: ${event.id}\nevent: ${event.event}\ndata: ${event.data}\n\n`;
+
+/**
+ * Relays room events to browsers over Server-Sent Events. The process holds one Redis subscription for all
+ * rooms and all its clients; each event's frame is built once and written to every client of its room.
+ * One timer sends heartbeat comments to every stream.
+ */
+@Injectable()
+export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly logger = new Logger(RoomEventsHub.name);
+  private readonly rooms = new Map<string, Set<SseClient>>();
+  private subscriber?: Redis;
+  private heartbeat?: NodeJS.Timeout;
+  private clientCount = 0;
+
+  constructor(
+    private readonly config: GatewayConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  get connections(): number {
+    return this.clientCount;
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.subscriber = new Redis(this.config.REDIS_URL, { connectionName: 'gateway:room-events' });
+    this.subscriber.on('error', (err) => this.logger.warn(`Redis (room events): ${err.message}`));
+    this.subscriber.on('message', (_channel: string, message: string) => this.deliver(message));
+    await this.subscriber.subscribe(roomEventKeys.channel(this.config.REDIS_PREFIX));
+    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * Starts a member's stream: headers, replay of what they missed since `lastEventId`, the
+   * SUBSCRIBED_TO_SSE event, then live events. Live events arriving during the replay are held and sent
+   * after it, without duplicates.
+   */
+  async attach(
+    res: Response,
+    member: { roomId: string; code: string; userId: string; userName: string },
+    lastEventId: string | undefined,
+  ): Promise<void> {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.socket?.setNoDelay(true);
+    res.socket?.setKeepAlive(true);
+    const client: SseClient = { res, buffered: [], lastId: null };
+    let clients = this.rooms.get(member.roomId);
+    if (!clients) this.rooms.set(member.roomId, (clients = new Set()));
+    clients.add(client);
+    this.clientCount += 1;
+    res.on('close', () => this.detach(member.roomId, client));
+
+    res.write('retry: 1000\n\n');
+    if (lastEventId && /^\d+-\d+$/.test(lastEventId)) {
+      const missed = await roomEventsAfter(
+        this.redis,
+        this.config.REDIS_PREFIX,
+        member.roomId,
+        lastEventId,
+      ).catch(() => []);
+      for (const event of missed) this.send(client, event);
+      client.lastId = missed.at(-1)?.id ?? lastEventId;
+    }
+    const subscribed = {
+      waitingRoomId: member.code,
+      userId: member.userId,
+      userName: member.userName,
+      sentAt: Date.now(),
+    };
+    res.write(`event: ${ROOM_EVENTS.subscribed}\ndata: ${JSON.stringify(subscribed)}\n\n`);
+    const held = client.buffered ?? [];
+    client.buffered = null;
+    for (const event of held) this.send(client, event);
+  }
+
+  private deliver(message: string): void {
+    const event = parseRoomEvent(message);
+    if (!event) return;
+    const clients = this.rooms.get(event.roomId);
+    if (!clients) return;
+    const text = frame(event);
+    for (const client of clients) {
+      if (client.buffered) client.buffered.push(event);
+      else {
+        client.lastId = event.id;
+        client.res.write(text);
+      }
+    }
+  }
+
+  private send(client: SseClient, event: PublishedRoomEvent): void {
+    if (client.lastId && compareEventIds(event.id, client.lastId) <= 0) return;
+    client.lastId = event.id;
+    client.res.write(frame(event));
+  }
+
+  private beat(): void {
+    for (const clients of this.rooms.values()) for (const client of clients) client.res.write(':\n\n');
+  }
+
+  private detach(roomId: string, client: SseClient): void {
+    const clients = this.rooms.get(roomId);
+    if (!clients?.delete(client)) return;
+    this.clientCount -= 1;
+    if (clients.size === 0) this.rooms.delete(roomId);
+  }
+
+  /** Ends every stream; browsers reconnect (to another replica) and resume from their last event id. */
+  closeAll(retryMs?: () => number): void {
+    for (const clients of this.rooms.values()) {
+      for (const client of clients) {
+        if (retryMs) client.res.write(`retry: ${retryMs()}\n\n`);
+        client.res.end();
+      }
+    }
+  }
+
+  /**
+   * Before the HTTP server stops (it would wait for these endless responses): end every stream with a
+   * jittered `retry:` so browsers reconnect to other replicas spread over a few seconds, not all at once.
+   */
+  beforeApplicationShutdown(): void {
+    clearInterval(this.heartbeat);
+    this.closeAll(() => 1000 + Math.floor(Math.random() * 4000));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.subscriber?.quit().catch(() => undefined);
+  }
+}

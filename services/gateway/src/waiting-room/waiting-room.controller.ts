@@ -1,0 +1,168 @@
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  ForbiddenException,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+import { ApiTags } from '@nestjs/swagger';
+import {
+  CreateRoomAnswer,
+  CreateRoomDto,
+  JoinRoomAnswer,
+  JoinRoomDto,
+  LeaveRoomDto,
+  NextBatchAnswer,
+  NextBatchDto,
+  PlacesAnswer,
+  ROOM_ID_PATTERN,
+  ROOM_MESSAGES,
+  ROOMS,
+  RoomSnapshot,
+  SessionClaims,
+  StartRoomDto,
+  VoteDto,
+} from '@forkvote/contracts';
+import { callService, SERVICE_CLIENT } from '@forkvote/platform';
+import type { Request, Response } from 'express';
+import { Session, SessionGuard } from '../auth/session';
+import { GatewayConfig } from '../gateway.config';
+import {
+  clearRoomCookie,
+  OptionalSessionGuard,
+  requireHost,
+  requireMember,
+  roomMember,
+  setRoomCookie,
+} from './room-identity';
+import { RoomEventsHub } from './room-events.hub';
+
+@ApiTags('waiting-room')
+@Controller('waiting-room')
+export class WaitingRoomController {
+  constructor(
+    @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
+    private readonly config: GatewayConfig,
+    private readonly hub: RoomEventsHub,
+  ) {}
+
+  /** Hosts only: a logged-in user whose plan allows hosting. Answers the host's bearer token. */
+  @Post('create')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  async create(
+    @Body() body: CreateRoomDto,
+    @Session() session: SessionClaims,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CreateRoomAnswer> {
+    const { memberToken, ...answer } = await callService<CreateRoomAnswer & { memberToken: string }>(
+      this.services,
+      ROOMS.create,
+      { accountId: session.sub, body },
+    );
+    setRoomCookie(res, this.config, memberToken);
+    return answer;
+  }
+
+  @Patch('join')
+  @UseGuards(OptionalSessionGuard)
+  async join(
+    @Body() body: JoinRoomDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<JoinRoomAnswer> {
+    const session = req.user as SessionClaims | null;
+    const cookie = roomMember(req, this.config);
+    const { memberToken, ...answer } = await callService<JoinRoomAnswer & { memberToken: string }>(
+      this.services,
+      ROOMS.join,
+      {
+        body,
+        accountId: session?.sub,
+        cookieUserId: cookie && cookie.code === body.waitingRoomId ? cookie.userId : undefined,
+      },
+    );
+    setRoomCookie(res, this.config, memberToken);
+    return answer;
+  }
+
+  @Patch('leave')
+  async leave(@Body() body: LeaveRoomDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const member = requireMember(req, this.config, body.waitingRoomId, body.userId);
+    await callService(this.services, ROOMS.leave, { roomId: member.roomId, userId: member.userId });
+    clearRoomCookie(res, this.config);
+    return { message: 'You left the waiting room.' };
+  }
+
+  @Post('start')
+  @HttpCode(200)
+  start(@Body() body: StartRoomDto, @Req() req: Request): Promise<PlacesAnswer> {
+    const host = requireHost(req, this.config);
+    return callService(this.services, ROOMS.start, { roomId: host.roomId, userId: host.userId, body });
+  }
+
+  @Patch('vote')
+  async vote(@Body() body: VoteDto, @Req() req: Request) {
+    const member = requireMember(req, this.config, body.waitingRoomId, body.userId);
+    return callService(this.services, ROOMS.vote, { roomId: member.roomId, userId: member.userId, body });
+  }
+
+  @Post('next-batch')
+  @HttpCode(200)
+  nextBatch(@Body() body: NextBatchDto, @Req() req: Request): Promise<NextBatchAnswer> {
+    const host = requireHost(req, this.config, body.waitingRoomId);
+    return callService(this.services, ROOMS.nextBatch, { roomId: host.roomId, userId: host.userId, body });
+  }
+
+  /** The room this browser is in, for a page reload: answers 404 when it is in none. */
+  @Get('current')
+  async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<RoomSnapshot> {
+    const member = roomMember(req, this.config);
+    if (!member) throw new ForbiddenException(ROOM_MESSAGES.notMember);
+    try {
+      return await callService<RoomSnapshot>(this.services, ROOMS.snapshot, {
+        roomId: member.roomId,
+        userId: member.userId,
+      });
+    } catch (err) {
+      if (
+        (err as { statusCode?: number }).statusCode === 403 ||
+        (err as { statusCode?: number }).statusCode === 404
+      ) {
+        clearRoomCookie(res, this.config);
+      }
+      throw err;
+    }
+  }
+
+  /** The room's live events (SPEC §4), for members only; `Last-Event-ID` resumes after a drop. */
+  @Get('events/:waitingRoomId')
+  async events(
+    @Param('waitingRoomId') waitingRoomId: string,
+    @Query('userId') userId: string | undefined,
+    @Query('lastEventId') lastEventIdQuery: string | undefined,
+    @Headers('last-event-id') lastEventIdHeader: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    if (!ROOM_ID_PATTERN.test(waitingRoomId)) throw new BadRequestException(ROOM_MESSAGES.invalidRoomId);
+    const member = requireMember(req, this.config, waitingRoomId, userId || undefined);
+    const { member: present } = await callService<{ member: boolean }>(this.services, ROOMS.isMember, {
+      roomId: member.roomId,
+      userId: member.userId,
+    });
+    if (!present) throw new ForbiddenException(ROOM_MESSAGES.notMember);
+    await this.hub.attach(res, member, lastEventIdHeader ?? lastEventIdQuery);
+  }
+}

@@ -1,0 +1,253 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+import {
+  BILLING,
+  Entitlement,
+  JoinRoomAnswer,
+  ROOM_EVENTS,
+  ROOM_MESSAGES,
+  RoomSnapshot,
+  RoomUser,
+  WaitingRoom,
+} from '@forkvote/contracts';
+import {
+  callService,
+  fail,
+  lastRoomEventId,
+  PlatformConfig,
+  publishRoomEvent,
+  REDIS,
+  SERVICE_CLIENT,
+  signHostToken,
+  signMemberToken,
+} from '@forkvote/platform';
+import Redis from 'ioredis';
+import { randomInt, randomUUID } from 'node:crypto';
+import { DataSource, EntityManager, IsNull, Not, QueryFailedError } from 'typeorm';
+import { Member } from './entities/member.entity';
+import { RoomPlace } from './entities/room-place.entity';
+import { Room } from './entities/room.entity';
+import { BallotSubmission } from './entities/vote.entity';
+import { ballotsOf } from './ballots';
+
+const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** A cryptographically random 6-character room code. */
+export function newRoomCode(): string {
+  return Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+}
+
+const isUniqueViolation = (err: unknown) =>
+  err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23505';
+
+export interface MemberAnswer extends JoinRoomAnswer {
+  /** For the gateway's httpOnly cookie; never sent to the browser in a body. */
+  memberToken: string;
+}
+
+@Injectable()
+export class RoomsService {
+  constructor(
+    private readonly config: PlatformConfig,
+    readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
+  ) {}
+
+  async create(
+    host: { userId: string },
+    userName: string,
+    requestId: string,
+  ): Promise<MemberAnswer & { token: string }> {
+    const entitlement = await callService<Entitlement>(this.services, BILLING.entitlement, {
+      userId: host.userId,
+    });
+    if (!entitlement.canCreateRooms) fail(403, ROOM_MESSAGES.mustSubscribe);
+
+    const rooms = this.dataSource.getRepository(Room);
+    let room = await rooms.findOneBy({ createRequestId: requestId });
+    for (let attempt = 0; !room && attempt < 10; attempt++) {
+      try {
+        room = await this.dataSource.transaction(async (manager) => {
+          const created = await manager.getRepository(Room).save({
+            code: newRoomCode(),
+            state: 'waiting',
+            createdByUserId: host.userId,
+            createRequestId: requestId,
+          });
+          await manager.getRepository(Member).insert({ roomId: created.id, userId: host.userId, userName });
+          return created;
+        });
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        room = await rooms.findOneBy({ createRequestId: requestId }); // null unless a retry won the race
+      }
+    }
+    if (!room) fail(503, ROOM_MESSAGES.failedCreate);
+
+    const waitingRoom = await this.waitingRoom(this.dataSource.manager, room);
+    await this.publish(room.id, ROOM_EVENTS.userJoined, {
+      users: waitingRoom.users,
+      userId: host.userId,
+      userName,
+    });
+    return {
+      token: signHostToken({ roomId: room.id, code: room.code, userId: host.userId }, this.config.JWT_SECRET),
+      memberToken: this.memberToken(room, host.userId, userName),
+      waitingRoom,
+      userId: host.userId,
+      userName,
+    };
+  }
+
+  /**
+   * A logged-in user joins as their account; a guest keeps the id of their earlier join of this room if
+   * they still hold its cookie, and otherwise gets a new one. Nobody can pick someone else's id.
+   */
+  async join(
+    code: string,
+    userName: string,
+    identity: { accountId?: string; cookieUserId?: string },
+  ): Promise<MemberAnswer> {
+    const room = await this.openRoomByCode(code);
+    const userId = identity.accountId ?? identity.cookieUserId ?? `guest-${randomUUID()}`;
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(Member)
+      .values({ roomId: room.id, userId, userName })
+      .orUpdate(['user_name', 'left_at'], ['room_id', 'user_id'])
+      .execute();
+    const waitingRoom = await this.waitingRoom(this.dataSource.manager, room);
+    await this.publish(room.id, ROOM_EVENTS.userJoined, { users: waitingRoom.users, userId, userName });
+    return { waitingRoom, userId, userName, memberToken: this.memberToken(room, userId, userName) };
+  }
+
+  /** The host leaving closes the room (SPEC §4: USER_LEFT of the host clears everyone's room). */
+  async leave(roomId: string, userId: string): Promise<{ left: true }> {
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const room = await this.lockRoom(manager, roomId);
+      const member = await manager.getRepository(Member).findOneBy({ roomId, userId, leftAt: IsNull() });
+      if (!member) fail(403, ROOM_MESSAGES.notMember);
+      await manager.getRepository(Member).update({ roomId, userId }, { leftAt: new Date() });
+      const isHost = room.createdByUserId === userId;
+      if (isHost)
+        await manager.getRepository(Room).update({ id: roomId }, { state: 'closed', closedAt: new Date() });
+      const users = isHost ? [] : await this.presentUsers(manager, roomId);
+      const ballots =
+        !isHost && room.state === 'voting' ? await this.completeIfEveryoneVoted(manager, room) : null;
+      return { isHost, users, userName: member.userName, ballots };
+    });
+    await this.publish(roomId, ROOM_EVENTS.userLeft, {
+      userId,
+      userName: outcome.userName,
+      users: outcome.users,
+      isHost: outcome.isHost,
+      roomClosed: outcome.isHost,
+    });
+    if (outcome.ballots) await this.publish(roomId, ROOM_EVENTS.ballotsSubmitted, outcome.ballots);
+    return { left: true };
+  }
+
+  /** What a member needs after a reload: the room, its places, who voted, the results if any. */
+  async snapshot(roomId: string, userId: string): Promise<RoomSnapshot> {
+    const manager = this.dataSource.manager;
+    const room = await manager.getRepository(Room).findOneBy({ id: roomId });
+    if (!room || room.state === 'closed') fail(404, ROOM_MESSAGES.roomClosed);
+    const member = await manager.getRepository(Member).findOneBy({ roomId, userId, leftAt: IsNull() });
+    if (!member) fail(403, ROOM_MESSAGES.notMember);
+    const places = await manager
+      .getRepository(RoomPlace)
+      .find({ where: { roomId }, order: { position: 'ASC' } });
+    const usersVoted = await this.usersVoted(manager, room);
+    return {
+      waitingRoom: await this.waitingRoom(manager, room),
+      userId,
+      userName: member.userName,
+      isHost: room.createdByUserId === userId,
+      places: places.map((p) => p.data),
+      usersVoted,
+      voted: usersVoted.includes(userId),
+      ballots: room.state === 'results' ? await ballotsOf(manager, room) : null,
+      lastEventId: await lastRoomEventId(this.redis, this.config.REDIS_PREFIX, roomId),
+    };
+  }
+
+  async isMember(roomId: string, userId: string): Promise<{ member: boolean }> {
+    const member = await this.dataSource.getRepository(Member).findOne({
+      where: { roomId, userId, leftAt: IsNull(), room: { state: Not('closed') } },
+      relations: { room: true },
+    });
+    return { member: member !== null };
+  }
+
+  // --- shared with VotingService ---
+
+  async lockRoom(manager: EntityManager, roomId: string): Promise<Room> {
+    const room = await manager
+      .getRepository(Room)
+      .findOne({ where: { id: roomId }, lock: { mode: 'pessimistic_write' } });
+    if (!room) fail(404, ROOM_MESSAGES.roomNotFound);
+    if (room.state === 'closed') fail(410, ROOM_MESSAGES.roomClosed);
+    return room;
+  }
+
+  async presentUsers(manager: EntityManager, roomId: string): Promise<RoomUser[]> {
+    const members = await manager.getRepository(Member).find({
+      where: { roomId, leftAt: IsNull() },
+      order: { joinedAt: 'ASC' },
+    });
+    return members.map((m) => ({ userId: m.userId, userName: m.userName }));
+  }
+
+  /** Present members who have sent their ballot for the room's current batch. */
+  async usersVoted(manager: EntityManager, room: Room): Promise<string[]> {
+    const present = new Set((await this.presentUsers(manager, room.id)).map((u) => u.userId));
+    const submitted = await manager.getRepository(BallotSubmission).find({
+      where: { roomId: room.id, batchIndex: room.batchIndex },
+      order: { submittedAt: 'ASC' },
+    });
+    return submitted.map((s) => s.userId).filter((id) => present.has(id));
+  }
+
+  /** When every present member has voted, closes the batch: state results, and the ballots to publish. */
+  async completeIfEveryoneVoted(manager: EntityManager, room: Room) {
+    const present = await this.presentUsers(manager, room.id);
+    const voted = new Set(await this.usersVoted(manager, room));
+    if (present.length === 0 || !present.every((u) => voted.has(u.userId))) return null;
+    await manager.getRepository(Room).update({ id: room.id }, { state: 'results' });
+    return ballotsOf(manager, { ...room, state: 'results' });
+  }
+
+  async waitingRoom(manager: EntityManager, room: Room): Promise<WaitingRoom> {
+    const users = await this.presentUsers(manager, room.id);
+    const host = await manager
+      .getRepository(Member)
+      .findOneBy({ roomId: room.id, userId: room.createdByUserId });
+    const placesCount = await manager.getRepository(RoomPlace).countBy({ roomId: room.id });
+    return {
+      waitingRoomId: room.code,
+      users,
+      createdBy: { userId: room.createdByUserId, userName: host?.userName ?? '' },
+      state: room.state,
+      batchIndex: room.batchIndex,
+      placesCount,
+    };
+  }
+
+  publish(roomId: string, event: string, data: object): Promise<string> {
+    return publishRoomEvent(this.redis, this.config.REDIS_PREFIX, roomId, event, data);
+  }
+
+  private async openRoomByCode(code: string): Promise<Room> {
+    const rooms = this.dataSource.getRepository(Room);
+    const room = await rooms.findOneBy({ code: code.toUpperCase(), state: Not('closed') });
+    if (room) return room;
+    if (await rooms.existsBy({ code: code.toUpperCase() })) fail(410, ROOM_MESSAGES.roomClosed);
+    fail(404, ROOM_MESSAGES.roomNotFound);
+  }
+
+  private memberToken(room: Room, userId: string, userName: string): string {
+    return signMemberToken({ roomId: room.id, code: room.code, userId, userName }, this.config.JWT_SECRET);
+  }
+}

@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig } from 'vitest/config';
 
 // The web app imports wire types from libs/contracts sources; the gateway serves the build at `/`.
 export default defineConfig({
@@ -12,4 +12,5 @@ export default defineConfig({
   },
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
 });

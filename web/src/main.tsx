@@ -6,14 +6,20 @@ import { SWRConfig } from 'swr';
 import { swrFetcher } from './api/http';
 import { router } from './app/router';
 import { theme } from './app/theme';
+import { AuthProvider } from './auth/auth-context';
+import { RoomProvider } from './session/room-context';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <ConfigProvider theme={theme}>
+    <ConfigProvider theme={theme} componentSize="middle">
       <AntApp>
         <SWRConfig value={{ fetcher: swrFetcher, revalidateOnFocus: false }}>
-          <RouterProvider router={router} />
+          <AuthProvider>
+            <RoomProvider>
+              <RouterProvider router={router} />
+            </RoomProvider>
+          </AuthProvider>
         </SWRConfig>
       </AntApp>
     </ConfigProvider>

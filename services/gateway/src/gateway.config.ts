@@ -24,6 +24,10 @@ export class GatewayConfig extends PlatformConfig {
   @Max(30_000)
   HEALTH_TIMEOUT_MS = 1500;
 
+  /** reCAPTCHA v3 site key the web app loads; empty means the development bot check. */
+  @IsString()
+  RECAPTCHA_SITE_KEY = '';
+
   /** Multiplies every rate limit (login, register, password reset); 0 turns them off. */
   @Transform(toInt)
   @IsNumber()

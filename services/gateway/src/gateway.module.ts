@@ -15,6 +15,7 @@ import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { MeController } from './me/me.controller';
 import { PlacesController } from './places/places.controller';
+import { PublicConfigController } from './public-config.controller';
 import { RoomEventsHub } from './waiting-room/room-events.hub';
 import { WaitingRoomController } from './waiting-room/waiting-room.controller';
 
@@ -31,6 +32,7 @@ const production = process.env.NODE_ENV === 'production';
   imports: [PlatformModule.forGateway(GatewayConfig), PassportModule],
   controllers: [
     HealthController,
+    PublicConfigController,
     AuthController,
     MeController,
     FeedbackController,

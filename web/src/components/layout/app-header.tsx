@@ -1,7 +1,8 @@
-import { MenuOutlined } from '@ant-design/icons';
-import { Button, Drawer, Grid } from 'antd';
+import { MenuOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Drawer, Grid, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { useAuth } from '../../auth/auth-context';
 import { Logo } from './logo';
 
 const PUBLIC_LINKS = [
@@ -13,21 +14,51 @@ const PUBLIC_LINKS = [
 export function AppHeader() {
   const screens = Grid.useBreakpoint();
   const [menuOpen, setMenuOpen] = useState(false);
+  const auth = useAuth();
+  const navigate = useNavigate();
   const isSmall = !screens.md;
+  const close = () => setMenuOpen(false);
+
+  const logout = async () => {
+    await auth.logout();
+    close();
+    navigate('/login');
+  };
 
   const links = (
     <>
       {PUBLIC_LINKS.map((link) => (
-        <NavLink key={link.to} to={link.to} className="fv-nav-link" onClick={() => setMenuOpen(false)}>
+        <NavLink key={link.to} to={link.to} className="fv-nav-link" onClick={close}>
           {link.label}
         </NavLink>
       ))}
-      <NavLink to="/login" className="fv-nav-link" onClick={() => setMenuOpen(false)}>
-        Log In
-      </NavLink>
-      <Link to="/register" onClick={() => setMenuOpen(false)}>
-        <Button type="primary">Start Your Free Trial</Button>
-      </Link>
+      {auth.isSignedIn ? (
+        <>
+          {auth.canCreate && (
+            <NavLink to="/create-session" className="fv-nav-link" onClick={close}>
+              Create a Session
+            </NavLink>
+          )}
+          <NavLink to="/profile" className="fv-nav-link" onClick={close}>
+            <Space size={6}>
+              <UserOutlined />
+              <span data-testid="header-user-name">{auth.payload?.name}</span>
+            </Space>
+          </NavLink>
+          <Button onClick={logout} loading={auth.loggingOut}>
+            Log Out
+          </Button>
+        </>
+      ) : (
+        <>
+          <NavLink to="/login" className="fv-nav-link" onClick={close}>
+            Log In
+          </NavLink>
+          <Link to="/register" onClick={close}>
+            <Button type="primary">Start Your Free Trial</Button>
+          </Link>
+        </>
+      )}
     </>
   );
 
@@ -44,10 +75,10 @@ export function AppHeader() {
               onClick={() => setMenuOpen(true)}
             />
             <Drawer
-              title="Menu"
+              title={<Typography.Text strong>Menu</Typography.Text>}
               placement="right"
               open={menuOpen}
-              onClose={() => setMenuOpen(false)}
+              onClose={close}
               size={280}
             >
               <nav className="fv-nav fv-nav-vertical" aria-label="Main">

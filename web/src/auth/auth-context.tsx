@@ -1,0 +1,88 @@
+import type { AccessTokenPayload } from '@forkvote/contracts';
+import { createContext, ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import useSWR from 'swr';
+import { api } from '../api/endpoints';
+import { ApiError } from '../api/http';
+
+export interface AuthState {
+  payload: AccessTokenPayload | null;
+  isLoading: boolean;
+  /** SPEC §2: signed in only when both isAuthenticated and isAuthorized are true. */
+  isSignedIn: boolean;
+  /** Creator-capable: may see Create Session links. */
+  canCreate: boolean;
+  /** Host role: may open /create-session. */
+  isHostRole: boolean;
+  isGuest: boolean;
+  loggingOut: boolean;
+  logout: () => Promise<void>;
+  refresh: () => Promise<unknown>;
+  setPayload: (payload: AccessTokenPayload) => void;
+  guestJoined: () => void;
+  guestLeft: () => void;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+const GUEST_KEY = 'forkvote:guest';
+
+/** verify-token on load; a 401 means "not signed in", not an error. */
+async function verify(): Promise<AccessTokenPayload | null> {
+  try {
+    return await api.verifyToken();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const { data, isLoading, mutate } = useSWR('auth:verify-token', verify, {
+    revalidateOnFocus: true,
+    shouldRetryOnError: false,
+  });
+  const [loggingOut, setLoggingOut] = useState(false);
+  const [isGuest, setGuest] = useState(() => sessionStorage.getItem(GUEST_KEY) === '1');
+
+  const logout = useCallback(async () => {
+    setLoggingOut(true);
+    try {
+      await api.logout().catch(() => undefined);
+      await mutate(null, { revalidate: false });
+    } finally {
+      setLoggingOut(false);
+    }
+  }, [mutate]);
+
+  const value = useMemo<AuthState>(() => {
+    const payload = data ?? null;
+    const isSignedIn = Boolean(payload?.isAuthenticated && payload?.isAuthorized);
+    return {
+      payload,
+      isLoading,
+      isSignedIn,
+      canCreate: isSignedIn && Boolean(payload?.canCreateRooms),
+      isHostRole: isSignedIn && Boolean(payload?.roles.includes('host')),
+      isGuest: isGuest && !isSignedIn,
+      loggingOut,
+      logout,
+      refresh: () => mutate(),
+      setPayload: (next) => void mutate(next, { revalidate: false }),
+      guestJoined: () => {
+        sessionStorage.setItem(GUEST_KEY, '1');
+        setGuest(true);
+      },
+      guestLeft: () => {
+        sessionStorage.removeItem(GUEST_KEY);
+        setGuest(false);
+      },
+    };
+  }, [data, isLoading, isGuest, loggingOut, logout, mutate]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth needs an AuthProvider');
+  return context;
+}

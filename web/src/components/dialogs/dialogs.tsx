@@ -1,0 +1,62 @@
+import { Button, Modal } from 'antd';
+import type { ReactNode } from 'react';
+
+/**
+ * SPEC §2 alert: optional title, a message, one button (default 'OK'). Closing by button, Escape or
+ * outside click all run `onConfirm` after closing.
+ */
+export function AlertDialog(props: {
+  open: boolean;
+  title?: ReactNode;
+  message: ReactNode;
+  buttonLabel?: string;
+  onConfirm: () => void;
+}) {
+  return (
+    <Modal
+      open={props.open}
+      title={props.title}
+      onCancel={props.onConfirm}
+      keyboard
+      maskClosable
+      centered
+      footer={
+        <Button type="primary" onClick={props.onConfirm} autoFocus>
+          {props.buttonLabel ?? 'OK'}
+        </Button>
+      }
+    >
+      {props.message}
+    </Modal>
+  );
+}
+
+/** SPEC §2 confirm: Cancel and Continue (labels can change); Escape counts as cancel. */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title?: ReactNode;
+  message: ReactNode;
+  cancelLabel?: string;
+  continueLabel?: string;
+  onResult: (confirmed: boolean) => void;
+}) {
+  return (
+    <Modal
+      open={props.open}
+      title={props.title}
+      onCancel={() => props.onResult(false)}
+      keyboard
+      centered
+      footer={[
+        <Button key="cancel" onClick={() => props.onResult(false)}>
+          {props.cancelLabel ?? 'Cancel'}
+        </Button>,
+        <Button key="continue" type="primary" onClick={() => props.onResult(true)} autoFocus>
+          {props.continueLabel ?? 'Continue'}
+        </Button>,
+      ]}
+    >
+      {props.message}
+    </Modal>
+  );
+}

@@ -1,0 +1,128 @@
+import { ROOM_ID_PATTERN, ROOM_MESSAGES } from '@forkvote/contracts';
+import { Alert, Button, Card, Form, Input, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import type { FormInstance } from 'antd';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useAuth } from '../../auth/auth-context';
+import { AlertDialog } from '../../components/dialogs/dialogs';
+import { useRoom } from '../../session/room-context';
+
+/** The name field starts with the logged-in user's name once verify-token has answered. */
+function usePrefillName(form: FormInstance<{ userName: string }>, name: string | undefined) {
+  useEffect(() => {
+    if (name && !form.getFieldValue('userName')) form.setFieldValue('userName', name);
+  }, [form, name]);
+}
+
+/** SPEC §5: trimmed; empty and bad-format messages on blur. */
+export function roomIdProblem(value: string): string | null {
+  const id = value.trim();
+  if (!id) return ROOM_MESSAGES.enterRoomId;
+  return ROOM_ID_PATTERN.test(id) ? null : ROOM_MESSAGES.enterValidRoomId;
+}
+
+export function JoinSessionPage() {
+  const [params] = useSearchParams();
+  const auth = useAuth();
+  const { state, join } = useRoom();
+  const navigate = useNavigate();
+  const prefill = params.get('waitingRoomId') ?? '';
+  const [invalidAlert, setInvalidAlert] = useState(false);
+  const [form] = Form.useForm<{ userName: string; waitingRoomId: string }>();
+  usePrefillName(form as unknown as FormInstance<{ userName: string }>, auth.payload?.name);
+
+  const submit = async () => {
+    const { userName, waitingRoomId } = form.getFieldsValue();
+    if (roomIdProblem(waitingRoomId ?? '')) return setInvalidAlert(true);
+    const fields = await form.validateFields(['userName']).catch(() => null);
+    if (!fields) return;
+    if (await join(waitingRoomId.trim(), userName.trim())) navigate('/waiting-room');
+  };
+
+  return (
+    <Card className="fv-form-card" title={<Typography.Title level={2}>Join a Session</Typography.Title>}>
+      {state.room.error && (
+        <Alert type="error" showIcon message={state.room.error} className="fv-form-alert" role="alert" />
+      )}
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={submit}
+        validateTrigger="onBlur"
+        initialValues={{
+          userName: auth.payload?.name ?? '',
+          waitingRoomId: ROOM_ID_PATTERN.test(prefill) ? prefill : '',
+        }}
+      >
+        <Form.Item
+          label="Your Name"
+          name="userName"
+          rules={[{ required: true, whitespace: true, message: ROOM_MESSAGES.nameRequired }]}
+        >
+          <Input autoComplete="nickname" maxLength={30} />
+        </Form.Item>
+        <Form.Item
+          label="Waiting Room ID"
+          name="waitingRoomId"
+          rules={[
+            {
+              validator: (_, v: string) =>
+                roomIdProblem(v ?? '')
+                  ? Promise.reject(new Error(roomIdProblem(v ?? '')!))
+                  : Promise.resolve(),
+            },
+          ]}
+        >
+          <Input maxLength={6} className="fv-code-input" autoComplete="off" autoCapitalize="characters" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
+          {state.room.isLoading ? 'Joining...' : 'Join Session'}
+        </Button>
+      </Form>
+      <AlertDialog
+        open={invalidAlert}
+        message={ROOM_MESSAGES.invalidRoomId}
+        onConfirm={() => setInvalidAlert(false)}
+      />
+    </Card>
+  );
+}
+
+export function CreateSessionPage() {
+  const auth = useAuth();
+  const { state, create } = useRoom();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<{ userName: string }>();
+  usePrefillName(form, auth.payload?.name);
+  const submit = async ({ userName }: { userName: string }) => {
+    if (await create(userName.trim())) navigate('/waiting-room');
+  };
+  return (
+    <Card
+      className="fv-form-card"
+      title={<Typography.Title level={2}>Create a New Session</Typography.Title>}
+    >
+      {state.room.error && (
+        <Alert type="error" showIcon message={state.room.error} className="fv-form-alert" role="alert" />
+      )}
+      <Form
+        layout="vertical"
+        requiredMark={false}
+        onFinish={submit}
+        initialValues={{ userName: auth.payload?.name ?? '' }}
+      >
+        <Form.Item
+          label="Your Name"
+          name="userName"
+          rules={[{ required: true, whitespace: true, message: ROOM_MESSAGES.nameRequired }]}
+        >
+          <Input autoComplete="nickname" maxLength={30} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
+          Create Session
+        </Button>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,143 @@
+import type { BallotsResult, Place, WaitingRoom } from '@forkvote/contracts';
+import { describe, expect, it } from 'vitest';
+import { initialRoomState, roomReducer, RoomState, routeFor } from './room-state';
+
+const room: WaitingRoom = {
+  waitingRoomId: 'ABC123',
+  users: [{ userId: 'host', userName: 'Hana' }],
+  createdBy: { userId: 'host', userName: 'Hana' },
+  state: 'waiting',
+  batchIndex: 0,
+  placesCount: 0,
+};
+const place = (id: string): Place => ({
+  id,
+  displayName: { text: id },
+  formattedAddress: '',
+  shortFormattedAddress: '',
+  googleMapsUri: '',
+  types: [],
+});
+const ballots: BallotsResult = { batchIndex: 0, voterCount: 1, ballots: [], winners: [] };
+
+const created = roomReducer(initialRoomState, {
+  type: 'created',
+  token: 't',
+  waitingRoom: room,
+  userId: 'host',
+  userName: 'Hana',
+});
+const joined = roomReducer(initialRoomState, {
+  type: 'joined',
+  waitingRoom: room,
+  userId: 'guest',
+  userName: 'Gus',
+});
+
+describe('waiting room state (SPEC §4)', () => {
+  it('creating resets everything, then makes the user host with token, room and ids', () => {
+    const dirty: RoomState = { ...created, session: { ...created.session, voted: true, batchIndex: 3 } };
+    const starting = roomReducer(dirty, { type: 'createStarted' });
+    expect(starting.room).toMatchObject({ isLoading: true, token: null, waitingRoom: null });
+    expect(starting.session.batchIndex).toBe(0);
+    expect(created.room).toMatchObject({
+      isHost: true,
+      token: 't',
+      userId: 'host',
+      userName: 'Hana',
+      waitingRoom: room,
+    });
+  });
+
+  it('joining stores room and ids with isHost false', () => {
+    expect(joined.room).toMatchObject({
+      isHost: false,
+      userId: 'guest',
+      userName: 'Gus',
+      waitingRoom: room,
+      token: null,
+    });
+  });
+
+  it('leaving clears the room, ids and host flag', () => {
+    expect(roomReducer(created, { type: 'left' })).toEqual(initialRoomState);
+  });
+
+  it('a user-joined event replaces the user list', () => {
+    const users = [...room.users, { userId: 'guest', userName: 'Gus' }];
+    expect(roomReducer(created, { type: 'userJoined', users }).room.waitingRoom!.users).toEqual(users);
+  });
+
+  it('a user-left event of the host clears the room; of anyone else replaces the list', () => {
+    expect(roomReducer(joined, { type: 'userLeft', userId: 'host', users: [] })).toEqual(initialRoomState);
+    const after = roomReducer(joined, {
+      type: 'userLeft',
+      userId: 'other',
+      users: [{ userId: 'host', userName: 'Hana' }],
+    });
+    expect(after.room.waitingRoom!.users).toHaveLength(1);
+    expect(after.room.userId).toBe('guest');
+  });
+});
+
+describe('session state (SPEC §4)', () => {
+  it('starts waiting at batch 0', () => {
+    expect(initialRoomState.session).toMatchObject({ currentState: 'waiting', batchIndex: 0, voted: false });
+  });
+
+  it('the transitioning flag moves the state: false → voting, true → waiting', () => {
+    expect(roomReducer(joined, { type: 'setTransitioning', value: false }).session.currentState).toBe(
+      'voting',
+    );
+    expect(roomReducer(joined, { type: 'setTransitioning', value: true }).session.currentState).toBe(
+      'waiting',
+    );
+  });
+
+  it('a started-room event stores the places and sets the transitioning flag', () => {
+    const requested = roomReducer(joined, { type: 'request', target: 'session' });
+    const started = roomReducer(requested, { type: 'roomStarted', places: [place('a')] });
+    expect(started.session).toMatchObject({
+      places: [place('a')],
+      isTransitioningToVoting: true,
+      isLoading: false,
+    });
+  });
+
+  it('ballots move the state to results', () => {
+    expect(roomReducer(joined, { type: 'ballotsSubmitted', ballots }).session).toMatchObject({
+      ballots,
+      currentState: 'results',
+    });
+  });
+
+  it('a next-batch event sets the index, clears voted, usersVoted and ballots, and votes again', () => {
+    let state = roomReducer(joined, { type: 'voteSucceeded' });
+    state = roomReducer(state, { type: 'userVoted', usersVoted: ['guest'] });
+    state = roomReducer(state, { type: 'ballotsSubmitted', ballots });
+    state = roomReducer(state, { type: 'nextBatch', nextBatchIndex: 1 });
+    expect(state.session).toMatchObject({
+      batchIndex: 1,
+      voted: false,
+      usersVoted: [],
+      ballots: null,
+      isTransitioningToVoting: false,
+      currentState: 'voting',
+    });
+  });
+
+  it('a successful vote sets voted; a failed start clears the transitioning flag', () => {
+    expect(roomReducer(joined, { type: 'voteSucceeded' }).session.voted).toBe(true);
+    const transitioning = roomReducer(joined, { type: 'setTransitioning', value: true });
+    expect(roomReducer(transitioning, { type: 'startFailed', error: 'x' }).session).toMatchObject({
+      isTransitioningToVoting: false,
+      error: 'x',
+    });
+  });
+
+  it('routes by state: voting → /voting, results or ballots → /results', () => {
+    expect(routeFor(initialRoomState.session)).toBe('/waiting-room');
+    expect(routeFor({ ...initialRoomState.session, currentState: 'voting' })).toBe('/voting');
+    expect(routeFor({ ...initialRoomState.session, currentState: 'results' })).toBe('/results');
+  });
+});

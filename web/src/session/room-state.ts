@@ -1,0 +1,230 @@
+/**
+ * The waiting-room and session state machines of SPEC §4, as pure reducers (unit-tested).
+ */
+import type { BallotsResult, Place, RoomSnapshot, RoomUser, WaitingRoom } from '@forkvote/contracts';
+
+export interface WaitingRoomState {
+  isLoading: boolean;
+  error: string | null;
+  token: string | null;
+  userId: string | null;
+  userName: string | null;
+  isHost: boolean;
+  waitingRoom: WaitingRoom | null;
+}
+
+export type CurrentState = 'waiting' | 'voting' | 'results';
+
+export interface SessionState {
+  sseConnected: boolean;
+  places: Place[];
+  batchIndex: number;
+  voted: boolean;
+  usersVoted: string[];
+  ballots: BallotsResult | null;
+  isTransitioningToVoting: boolean;
+  currentState: CurrentState;
+  isLoading: boolean;
+  error: string | null;
+  lastEventId: string | null;
+  demo: boolean;
+}
+
+export interface RoomState {
+  room: WaitingRoomState;
+  session: SessionState;
+}
+
+export const initialWaitingRoom: WaitingRoomState = {
+  isLoading: false,
+  error: null,
+  token: null,
+  userId: null,
+  userName: null,
+  isHost: false,
+  waitingRoom: null,
+};
+
+export const initialSession: SessionState = {
+  sseConnected: false,
+  places: [],
+  batchIndex: 0,
+  voted: false,
+  usersVoted: [],
+  ballots: null,
+  isTransitioningToVoting: false,
+  currentState: 'waiting',
+  isLoading: false,
+  error: null,
+  lastEventId: null,
+  demo: false,
+};
+
+export const initialRoomState: RoomState = { room: initialWaitingRoom, session: initialSession };
+
+export type RoomAction =
+  | { type: 'request'; target: 'room' | 'session' }
+  | { type: 'failed'; target: 'room' | 'session'; error: string }
+  | { type: 'createStarted' }
+  | { type: 'created'; token: string; waitingRoom: WaitingRoom; userId: string; userName: string }
+  | { type: 'joined'; waitingRoom: WaitingRoom; userId: string; userName: string }
+  | { type: 'left' }
+  | { type: 'restored'; snapshot: RoomSnapshot; token: string | null }
+  | { type: 'sseConnected'; connected: boolean }
+  | { type: 'eventId'; id: string }
+  | { type: 'userJoined'; users: RoomUser[] }
+  | { type: 'userLeft'; userId: string; users: RoomUser[] }
+  | { type: 'roomStarted'; places: Place[]; demo?: boolean }
+  | { type: 'setTransitioning'; value: boolean }
+  | { type: 'startFailed'; error: string }
+  | { type: 'userVoted'; usersVoted: string[] }
+  | { type: 'voteSucceeded' }
+  | { type: 'ballotsSubmitted'; ballots: BallotsResult }
+  | { type: 'nextBatch'; nextBatchIndex: number };
+
+function withUsers(room: WaitingRoomState, users: RoomUser[]): WaitingRoomState {
+  return room.waitingRoom ? { ...room, waitingRoom: { ...room.waitingRoom, users } } : room;
+}
+
+export function roomReducer(state: RoomState, action: RoomAction): RoomState {
+  const { room, session } = state;
+  switch (action.type) {
+    case 'request':
+      return action.target === 'room'
+        ? { ...state, room: { ...room, isLoading: true, error: null } }
+        : { ...state, session: { ...session, isLoading: true, error: null } };
+    case 'failed':
+      return action.target === 'room'
+        ? { ...state, room: { ...room, isLoading: false, error: action.error } }
+        : { ...state, session: { ...session, isLoading: false, error: action.error } };
+    // Creating resets everything first.
+    case 'createStarted':
+      return { room: { ...initialWaitingRoom, isLoading: true }, session: initialSession };
+    case 'created':
+      return {
+        room: {
+          ...initialWaitingRoom,
+          token: action.token,
+          waitingRoom: action.waitingRoom,
+          userId: action.userId,
+          userName: action.userName,
+          isHost: true,
+        },
+        session: initialSession,
+      };
+    case 'joined':
+      return {
+        room: {
+          ...initialWaitingRoom,
+          waitingRoom: action.waitingRoom,
+          userId: action.userId,
+          userName: action.userName,
+          isHost: false,
+        },
+        session: sessionFromRoom(action.waitingRoom),
+      };
+    case 'left':
+      return initialRoomState;
+    case 'restored': {
+      const s = action.snapshot;
+      return {
+        room: {
+          ...initialWaitingRoom,
+          token: action.token,
+          waitingRoom: s.waitingRoom,
+          userId: s.userId,
+          userName: s.userName,
+          isHost: s.isHost,
+        },
+        session: {
+          ...initialSession,
+          sseConnected: session.sseConnected,
+          places: s.places,
+          batchIndex: s.waitingRoom.batchIndex,
+          voted: s.voted,
+          usersVoted: s.usersVoted,
+          ballots: s.ballots,
+          currentState: s.waitingRoom.state === 'closed' ? 'waiting' : s.waitingRoom.state,
+          lastEventId: s.lastEventId,
+        },
+      };
+    }
+    case 'sseConnected':
+      return { ...state, session: { ...session, sseConnected: action.connected } };
+    case 'eventId':
+      return { ...state, session: { ...session, lastEventId: action.id } };
+    case 'userJoined':
+      return { ...state, room: withUsers(room, action.users) };
+    // The host leaving closes the room: clear it and the local identity.
+    case 'userLeft':
+      return room.waitingRoom && action.userId === room.waitingRoom.createdBy.userId
+        ? initialRoomState
+        : { ...state, room: withUsers(room, action.users) };
+    case 'roomStarted':
+      return {
+        ...state,
+        session: {
+          ...session,
+          places: action.places,
+          demo: action.demo ?? false,
+          batchIndex: 0,
+          isTransitioningToVoting: true,
+          currentState: 'waiting',
+          isLoading: false,
+          error: null,
+        },
+      };
+    // false → voting, true → waiting (SPEC §4).
+    case 'setTransitioning':
+      return {
+        ...state,
+        session: {
+          ...session,
+          isTransitioningToVoting: action.value,
+          currentState: action.value ? 'waiting' : 'voting',
+        },
+      };
+    case 'startFailed':
+      return {
+        ...state,
+        session: { ...session, isTransitioningToVoting: false, isLoading: false, error: action.error },
+      };
+    case 'userVoted':
+      return { ...state, session: { ...session, usersVoted: action.usersVoted } };
+    case 'voteSucceeded':
+      return { ...state, session: { ...session, voted: true, isLoading: false } };
+    case 'ballotsSubmitted':
+      return {
+        ...state,
+        session: { ...session, ballots: action.ballots, currentState: 'results', isLoading: false },
+      };
+    case 'nextBatch':
+      return {
+        ...state,
+        session: {
+          ...session,
+          batchIndex: action.nextBatchIndex,
+          voted: false,
+          usersVoted: [],
+          ballots: null,
+          isTransitioningToVoting: false,
+          currentState: 'voting',
+          isLoading: false,
+        },
+      };
+    default:
+      return state;
+  }
+}
+
+function sessionFromRoom(waitingRoom: WaitingRoom): SessionState {
+  return { ...initialSession, batchIndex: waitingRoom.batchIndex };
+}
+
+/** Where the session's state says the member belongs (SPEC §4 navigation). */
+export function routeFor(session: SessionState): '/waiting-room' | '/voting' | '/results' {
+  if (session.currentState === 'results' || (session.ballots && session.ballots.ballots.length > 0))
+    return '/results';
+  if (session.currentState === 'voting') return '/voting';
+  return '/waiting-room';
+}

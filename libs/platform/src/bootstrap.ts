@@ -1,4 +1,9 @@
 import { INestMicroservice, Type } from '@nestjs/common';
+import Redis from 'ioredis';
+import { createServer, Server } from 'node:http';
+import { DataSource } from 'typeorm';
+import { checkDependency } from './health';
+import { REDIS } from './redis';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig, PlatformConfig } from './config';
 import { createLogger } from './logger';
@@ -18,7 +23,39 @@ export async function startService(
   });
   app.enableShutdownHooks();
   await app.listen();
+  if (config.HEALTH_PORT > 0) startProbeServer(app, config.HEALTH_PORT);
   return app;
+}
+
+/**
+ * Services speak only over Redis; this tiny HTTP server is for the orchestrator: `/live` says the process
+ * runs, `/ready` that its database and Redis answer and it is not shutting down.
+ */
+function startProbeServer(app: INestMicroservice, port: number): Server {
+  const dataSource = app.get(DataSource);
+  const redis = app.get<Redis>(REDIS);
+  let closing = false;
+  const server = createServer((req, res) => {
+    const answer = (status: number, body: object) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.url === '/live') return answer(200, { status: 'ok' });
+    if (req.url !== '/ready') return answer(404, { status: 'not found' });
+    void Promise.all([
+      checkDependency(() => dataSource.query('SELECT 1')),
+      checkDependency(() => redis.ping()),
+    ]).then(([database, redisHealth]) => {
+      const ready = !closing && database.status === 'up' && redisHealth.status === 'up';
+      answer(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', database, redis: redisHealth });
+    });
+  });
+  server.listen(port);
+  process.once('SIGTERM', () => {
+    closing = true;
+    setTimeout(() => server.close(), 10_000).unref();
+  });
+  return server;
 }
 
 /**

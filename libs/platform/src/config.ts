@@ -79,6 +79,20 @@ export class PlatformConfig {
   @NotEquals(DEV_JWT_SECRET, { message: 'JWT_SECRET must be set to a secret of your own in production' })
   JWT_SECRET = DEV_JWT_SECRET;
 
+  /**
+   * Whether a service applies its migrations when it starts. Kubernetes runs them once in a Job instead
+   * (false there), so replicas never race; locally and in tests it is simplest to migrate on start.
+   */
+  @IsIn(['true', 'false'])
+  MIGRATIONS_ON_START: 'true' | 'false' = 'true';
+
+  /** Port of the small HTTP server answering /live and /ready for orchestrators; 0 turns it off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  HEALTH_PORT = 0;
+
   /** Names this process in logs and health answers; empty means host name and pid. */
   @IsString()
   INSTANCE_ID = '';

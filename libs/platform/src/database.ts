@@ -69,8 +69,10 @@ export class DatabaseModule {
           useFactory: async (config: PlatformConfig) => {
             const dataSource = new DataSource(dataSourceOptions(config.DATABASE_URL, options));
             await dataSource.initialize();
-            const applied = await migrate(dataSource, options.schema);
-            if (applied.length > 0) new Logger('Database').log(`Applied migrations: ${applied.join(', ')}`);
+            if (config.MIGRATIONS_ON_START === 'true') {
+              const applied = await migrate(dataSource, options.schema);
+              if (applied.length > 0) new Logger('Database').log(`Applied migrations: ${applied.join(', ')}`);
+            }
             return dataSource;
           },
         },
@@ -78,5 +80,16 @@ export class DatabaseModule {
       ],
       exports: [DataSource],
     };
+  }
+}
+
+/** Applies one service's migrations and disconnects: what the Kubernetes migration Job runs. */
+export async function migrateService(url: string, options: DatabaseOptions): Promise<string[]> {
+  const dataSource = new DataSource(dataSourceOptions(url, options));
+  await dataSource.initialize();
+  try {
+    return await migrate(dataSource, options.schema);
+  } finally {
+    await dataSource.destroy();
   }
 }

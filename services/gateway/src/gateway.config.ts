@@ -24,6 +24,13 @@ export class GatewayConfig extends PlatformConfig {
   @Max(30_000)
   HEALTH_TIMEOUT_MS = 1500;
 
+  /** After SIGTERM, how long readiness reports draining before streams close (Kubernetes: ~5 s). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  SHUTDOWN_DELAY_MS = 0;
+
   /** reCAPTCHA v3 site key the web app loads; empty means the development bot check. */
   @IsString()
   RECAPTCHA_SITE_KEY = '';

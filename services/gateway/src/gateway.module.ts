@@ -13,6 +13,7 @@ import { FeedbackController } from './feedback/feedback.controller';
 import { GatewayConfig } from './gateway.config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
+import { ShutdownState } from './health/shutdown-state';
 import { MeController } from './me/me.controller';
 import { PlacesController } from './places/places.controller';
 import { PublicConfigController } from './public-config.controller';
@@ -43,6 +44,7 @@ const production = process.env.NODE_ENV === 'production';
   ],
   providers: [
     HealthService,
+    ShutdownState,
     SessionStrategy,
     RateLimitGuard,
     RoomEventsHub,

@@ -39,6 +39,7 @@ export function RequireSessionUser({ children }: { children: ReactNode }) {
   const auth = useAuth();
   const { state } = useRoom();
   if (state.room.userId && state.room.waitingRoom) return children;
+  if (state.room.exitTo) return <Navigate to={state.room.exitTo} replace />;
   if (auth.isLoading) return <Checking />;
   if (auth.isGuest) return children; // the page explains that the room is gone, then goes home
   if (auth.isSignedIn) return <Navigate to="/profile" replace />;

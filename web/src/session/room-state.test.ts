@@ -60,7 +60,16 @@ describe('waiting room state (SPEC §4)', () => {
   });
 
   it('leaving clears the room, ids and host flag', () => {
-    expect(roomReducer(created, { type: 'left' })).toEqual(initialRoomState);
+    const left = roomReducer(created, { type: 'left' });
+    expect(left.room).toMatchObject({
+      waitingRoom: null,
+      userId: null,
+      userName: null,
+      token: null,
+      isHost: false,
+      exitTo: '/',
+    });
+    expect(left.session).toEqual(initialRoomState.session);
   });
 
   it('a user-joined event replaces the user list', () => {

@@ -11,6 +11,8 @@ export interface WaitingRoomState {
   userName: string | null;
   isHost: boolean;
   waitingRoom: WaitingRoom | null;
+  /** Set when the person left on purpose: the session routes send them here instead of their guard's default. */
+  exitTo: string | null;
 }
 
 export type CurrentState = 'waiting' | 'voting' | 'results';
@@ -43,6 +45,7 @@ export const initialWaitingRoom: WaitingRoomState = {
   userName: null,
   isHost: false,
   waitingRoom: null,
+  exitTo: null,
 };
 
 export const initialSession: SessionState = {
@@ -69,6 +72,7 @@ export type RoomAction =
   | { type: 'created'; token: string; waitingRoom: WaitingRoom; userId: string; userName: string }
   | { type: 'joined'; waitingRoom: WaitingRoom; userId: string; userName: string }
   | { type: 'left' }
+  | { type: 'exitHandled' }
   | { type: 'restored'; snapshot: RoomSnapshot; token: string | null }
   | { type: 'sseConnected'; connected: boolean }
   | { type: 'eventId'; id: string }
@@ -124,7 +128,9 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         session: sessionFromRoom(action.waitingRoom),
       };
     case 'left':
-      return initialRoomState;
+      return { room: { ...initialWaitingRoom, exitTo: '/' }, session: initialSession };
+    case 'exitHandled':
+      return { ...state, room: { ...room, exitTo: null } };
     case 'restored': {
       const s = action.snapshot;
       return {

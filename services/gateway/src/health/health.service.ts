@@ -29,6 +29,10 @@ export class HealthService implements OnApplicationShutdown {
     this.pool.on('error', () => undefined);
   }
 
+  checkDatabase() {
+    return checkDependency(() => this.pool.query('SELECT 1'), this.config.HEALTH_TIMEOUT_MS);
+  }
+
   async check(): Promise<SystemHealth> {
     const [database, redis, ...services] = await Promise.all([
       checkDependency(() => this.pool.query('SELECT 1'), this.config.HEALTH_TIMEOUT_MS),

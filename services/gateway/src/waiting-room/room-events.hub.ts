@@ -17,6 +17,7 @@ import {
 import type { Response } from 'express';
 import Redis from 'ioredis';
 import { GatewayConfig } from '../gateway.config';
+import { ShutdownState } from '../health/shutdown-state';
 
 export const HEARTBEAT_MS = 15_000;
 
@@ -53,6 +54,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
   constructor(
     private readonly config: GatewayConfig,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   get connections(): number {
@@ -162,7 +164,11 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
    * Before the HTTP server stops (it would wait for these endless responses): end every stream with a
    * jittered `retry:` so browsers reconnect to other replicas spread over a few seconds, not all at once.
    */
-  beforeApplicationShutdown(): void {
+  async beforeApplicationShutdown(): Promise<void> {
+    // Readiness goes false first; endpoint removal runs in parallel with SIGTERM, so keep serving a moment.
+    this.shutdown.draining = true;
+    if (this.config.SHUTDOWN_DELAY_MS > 0)
+      await new Promise((resolve) => setTimeout(resolve, this.config.SHUTDOWN_DELAY_MS));
     clearInterval(this.heartbeat);
     this.closeAll(() => 1000 + Math.floor(Math.random() * 4000));
   }

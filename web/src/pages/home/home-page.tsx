@@ -1,5 +1,6 @@
 import { CheckCircleOutlined, LikeOutlined, ShareAltOutlined, TeamOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Row, Space, Typography } from 'antd';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/auth-context';
 import { CopyFeedback } from '../../components/copy-feedback';
@@ -44,7 +45,10 @@ function SessionCard() {
 
 export function HomePage() {
   const auth = useAuth();
-  const { state } = useRoom();
+  const { state, dispatch } = useRoom();
+  useEffect(() => {
+    if (state.room.exitTo) dispatch({ type: 'exitHandled' });
+  }, [state.room.exitTo, dispatch]);
   const steps = [
     {
       icon: <TeamOutlined />,

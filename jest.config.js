@@ -32,7 +32,11 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/libs/*/test/**/*.spec.ts', '<rootDir>/services/*/test/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/libs/*/test/**/*.spec.ts',
+        '<rootDir>/services/*/test/**/*.spec.ts',
+        '<rootDir>/bench/test/**/*.spec.ts',
+      ],
     },
   ],
 };

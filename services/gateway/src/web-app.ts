@@ -13,11 +13,14 @@ export function serveWebApp(server: Express, webDist: string): boolean {
     '/assets',
     express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }),
   );
-  server.use(express.static(webDist, { index: false, maxAge: '1h' }));
+  const files = express.static(webDist, { index: false, maxAge: '1h' });
   server.use((req: Request, res: Response, next: NextFunction) => {
+    // API calls skip the file lookups entirely: a stat per request is a real cost under load.
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/api/')) return next();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index);
+    files(req, res, () => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(index);
+    });
   });
   return true;
 }

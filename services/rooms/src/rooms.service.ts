@@ -27,7 +27,6 @@ import { DataSource, EntityManager, IsNull, Not, QueryFailedError } from 'typeor
 import { Member } from './entities/member.entity';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
-import { BallotSubmission } from './entities/vote.entity';
 import { ballotsOf } from './ballots';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -200,38 +199,74 @@ export class RoomsService {
     return members.map((m) => ({ userId: m.userId, userName: m.userName }));
   }
 
-  /** Present members who have sent their ballot for the room's current batch. */
+  /** Present members who have sent their ballot for the room's current batch, in the order they voted. */
   async usersVoted(manager: EntityManager, room: Room): Promise<string[]> {
-    const present = new Set((await this.presentUsers(manager, room.id)).map((u) => u.userId));
-    const submitted = await manager.getRepository(BallotSubmission).find({
-      where: { roomId: room.id, batchIndex: room.batchIndex },
-      order: { submittedAt: 'ASC' },
-    });
-    return submitted.map((s) => s.userId).filter((id) => present.has(id));
+    return (await this.ballotProgress(manager, room)).voted;
+  }
+
+  /**
+   * One query for the hot path of every vote: who of the present members has voted on the current batch,
+   * and how many members are present.
+   */
+  private async ballotProgress(
+    manager: EntityManager,
+    room: Room,
+  ): Promise<{ voted: string[]; present: number }> {
+    const rows: { user_id: string | null; present: string }[] = await manager.query(
+      `SELECT s.user_id, (SELECT count(*) FROM "rooms"."members" p WHERE p.room_id = $1 AND p.left_at IS NULL) AS present
+         FROM (SELECT 1) AS one
+         LEFT JOIN "rooms"."ballot_submissions" s ON s.room_id = $1 AND s.batch_index = $2
+         LEFT JOIN "rooms"."members" m ON m.room_id = s.room_id AND m.user_id = s.user_id
+        WHERE s.user_id IS NULL OR m.left_at IS NULL
+        ORDER BY s.submitted_at`,
+      [room.id, room.batchIndex],
+    );
+    return {
+      voted: rows.filter((r) => r.user_id !== null).map((r) => r.user_id!),
+      present: Number(rows[0]?.present ?? 0),
+    };
   }
 
   /** When every present member has voted, closes the batch: state results, and the ballots to publish. */
-  async completeIfEveryoneVoted(manager: EntityManager, room: Room) {
-    const present = await this.presentUsers(manager, room.id);
-    const voted = new Set(await this.usersVoted(manager, room));
-    if (present.length === 0 || !present.every((u) => voted.has(u.userId))) return null;
+  async completeIfEveryoneVoted(
+    manager: EntityManager,
+    room: Room,
+    progress?: { voted: string[]; present: number },
+  ) {
+    const { voted, present } = progress ?? (await this.ballotProgress(manager, room));
+    if (present === 0 || voted.length < present) return null;
     await manager.getRepository(Room).update({ id: room.id }, { state: 'results' });
     return ballotsOf(manager, { ...room, state: 'results' });
   }
 
+  /** Both at once, for a vote. */
+  async progressAndCompletion(manager: EntityManager, room: Room) {
+    const progress = await this.ballotProgress(manager, room);
+    return {
+      usersVoted: progress.voted,
+      ballots: await this.completeIfEveryoneVoted(manager, room, progress),
+    };
+  }
+
+  /** The room as the SPEC's wire shape, from one query: present members, the host's name, the place count. */
   async waitingRoom(manager: EntityManager, room: Room): Promise<WaitingRoom> {
-    const users = await this.presentUsers(manager, room.id);
-    const host = await manager
-      .getRepository(Member)
-      .findOneBy({ roomId: room.id, userId: room.createdByUserId });
-    const placesCount = await manager.getRepository(RoomPlace).countBy({ roomId: room.id });
+    const rows: { user_id: string; user_name: string; present: boolean; places: string }[] =
+      await manager.query(
+        `SELECT m.user_id, m.user_name, m.left_at IS NULL AS present,
+              (SELECT count(*) FROM "rooms"."room_places" p WHERE p.room_id = $1) AS places
+         FROM "rooms"."members" m
+        WHERE m.room_id = $1 AND (m.left_at IS NULL OR m.user_id = $2)
+        ORDER BY m.joined_at`,
+        [room.id, room.createdByUserId],
+      );
+    const host = rows.find((r) => r.user_id === room.createdByUserId);
     return {
       waitingRoomId: room.code,
-      users,
-      createdBy: { userId: room.createdByUserId, userName: host?.userName ?? '' },
+      users: rows.filter((r) => r.present).map((r) => ({ userId: r.user_id, userName: r.user_name })),
+      createdBy: { userId: room.createdByUserId, userName: host?.user_name ?? '' },
       state: room.state,
       batchIndex: room.batchIndex,
-      placesCount,
+      placesCount: Number(rows[0]?.places ?? 0),
     };
   }
 

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import {
-  batchOf,
   MAX_RESULT_COUNT,
   NextBatchAnswer,
   PLACES,
@@ -13,7 +12,7 @@ import {
   VoteItemDto,
 } from '@forkvote/contracts';
 import { callService, fail, SERVICE_CLIENT } from '@forkvote/platform';
-import { EntityManager, IsNull, QueryFailedError } from 'typeorm';
+import { Between, EntityManager, IsNull, QueryFailedError } from 'typeorm';
 import { Member } from './entities/member.entity';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
@@ -67,10 +66,12 @@ export class VotingService {
       if (!member) fail(403, ROOM_MESSAGES.notMember);
       if (room.state !== 'voting') fail(409, ROOM_MESSAGES.notVoting);
 
-      const places = await manager
-        .getRepository(RoomPlace)
-        .find({ where: { roomId }, order: { position: 'ASC' } });
-      const batch = new Set(batchOf(places, room.batchIndex, PLACES_PER_BATCH).map((p) => p.placeId));
+      const first = room.batchIndex * PLACES_PER_BATCH;
+      const places = await manager.getRepository(RoomPlace).find({
+        where: { roomId, position: Between(first, first + PLACES_PER_BATCH - 1) },
+        select: { placeId: true },
+      });
+      const batch = new Set(places.map((p) => p.placeId));
       const voted = new Set(votes.map((v) => v.placeId));
       if (
         voted.size !== votes.length ||
@@ -96,9 +97,7 @@ export class VotingService {
           voteType: v.voteType,
         })),
       );
-      const usersVoted = await this.rooms.usersVoted(manager, room);
-      const ballots = await this.rooms.completeIfEveryoneVoted(manager, room);
-      return { usersVoted, ballots };
+      return this.rooms.progressAndCompletion(manager, room);
     });
     await this.rooms.publish(roomId, ROOM_EVENTS.userVoted, { userId, usersVoted: outcome.usersVoted });
     if (outcome.ballots) await this.rooms.publish(roomId, ROOM_EVENTS.ballotsSubmitted, outcome.ballots);

@@ -1,5 +1,6 @@
-import { Badge, Card, Space, Tag, Typography } from 'antd';
+import { Badge, Card, Space, Typography } from 'antd';
 import { useSystemHealth } from '../api/health';
+import { StatusTag } from './status-tag';
 
 /** A small card with the live health of every service, read through SWR. */
 export function SystemStatus() {
@@ -21,12 +22,12 @@ export function SystemStatus() {
         {data && (
           <Space wrap size={[4, 4]}>
             {data.services.map((service) => (
-              <Tag key={service.service} color={service.status === 'up' ? 'green' : 'red'}>
+              <StatusTag key={service.service} up={service.status === 'up'}>
                 {service.service} {service.status === 'up' ? `${Math.round(service.latencyMs)} ms` : 'down'}
-              </Tag>
+              </StatusTag>
             ))}
-            <Tag color={data.gateway.database.status === 'up' ? 'green' : 'red'}>database</Tag>
-            <Tag color={data.gateway.redis.status === 'up' ? 'green' : 'red'}>redis</Tag>
+            <StatusTag up={data.gateway.database.status === 'up'}>database</StatusTag>
+            <StatusTag up={data.gateway.redis.status === 'up'}>redis</StatusTag>
           </Space>
         )}
         {data && (

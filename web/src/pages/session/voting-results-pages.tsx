@@ -10,6 +10,7 @@ import { Alert, Button, Card, Col, List, Radio, Row, Space, Switch, Tag, Typogra
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AlertDialog } from '../../components/dialogs/dialogs';
+import { StatusTag } from '../../components/status-tag';
 import { leaveAndGoHome, useRoom } from '../../session/room-context';
 import { useRoomNavigation } from './use-room-navigation';
 import { NoRoomDialog } from './waiting-room-page';
@@ -34,7 +35,7 @@ function PlaceCard({
         <Typography.Title level={4} className="fv-place-name">
           {place.displayName.text}
         </Typography.Title>
-        <Tag color="orange">{typeLabel(place)}</Tag>
+        <Tag className="fv-tag-brand">{typeLabel(place)}</Tag>
         <Typography.Text type="secondary">
           {place.shortFormattedAddress || place.formattedAddress}
         </Typography.Text>
@@ -111,7 +112,7 @@ export function VotingPage() {
               return (
                 <List.Item>
                   <span>{user.userName}</span>
-                  <Tag color={done ? 'green' : 'default'}>{done ? 'Voted' : 'Pending'}</Tag>
+                  <StatusTag up={done ? true : null}>{done ? 'Voted' : 'Pending'}</StatusTag>
                 </List.Item>
               );
             }}

@@ -98,9 +98,9 @@ export function WaitingRoomPage() {
                 <List.Item>
                   <Space>
                     <span className="fv-person-name">{user.userName}</span>
-                    {user.userId === me && <Tag color="blue">You</Tag>}
+                    {user.userId === me && <Tag color="processing">You</Tag>}
                     {user.userId === room.createdBy.userId && (
-                      <Tag icon={<CrownFilled />} color="gold">
+                      <Tag icon={<CrownFilled />} className="fv-tag-host">
                         Host
                       </Tag>
                     )}

@@ -31,7 +31,7 @@ export function PricingPage() {
               <Card
                 className={`fv-plan${plan === 'yearly' ? ' fv-plan-featured' : ''}`}
                 title={info.name}
-                extra={plan === 'yearly' ? <Tag color="orange">Best value</Tag> : null}
+                extra={plan === 'yearly' ? <Tag className="fv-tag-brand">Best value</Tag> : null}
               >
                 <div className="fv-plan-price">${(info.amountCents / 100).toFixed(2)}</div>
                 <Typography.Text type="secondary">

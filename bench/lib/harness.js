@@ -1,0 +1,119 @@
+// @ts-check
+/** Shared pieces of the benchmark harnesses: arguments, a stack, a subscribed host, process metrics. */
+'use strict';
+const { readFileSync } = require('node:fs');
+const { startTestStack } = require('../../scripts/stack');
+
+/** `--clients 500 --rooms 50 --json` → { clients: '500', rooms: '50', json: true } */
+function parseArgs(argv = process.argv.slice(2)) {
+  const args = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (!argv[i].startsWith('--')) continue;
+    const key = argv[i].slice(2);
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--')) args[key] = true;
+    else args[key] = argv[++i];
+  }
+  return args;
+}
+
+/** A throw-away stack (own database and Redis prefix) with rate limits off, or the one at `url`. */
+async function stackFor(args) {
+  if (args.url)
+    return {
+      url: String(args.url),
+      gatewayPid: Number(args['gateway-pid']) || null,
+      stop: async () => undefined,
+    };
+  const stack = await startTestStack({
+    env: { RATE_LIMIT_SCALE: '0', LOG_LEVEL: 'error', RPC_TIMEOUT_MS: '15000' },
+  });
+  await stack.waitHealthy(90_000);
+  return { url: stack.url, gatewayPid: stack.children.get('gateway').pid, stack, stop: () => stack.stop() };
+}
+
+function cookieOf(response, name) {
+  for (const cookie of response.headers.getSetCookie()) {
+    if (cookie.startsWith(`${name}=`)) return cookie.split(';')[0];
+  }
+  throw new Error(`no ${name} cookie in answer ${response.status}`);
+}
+
+async function call(url, method, path, body, headers = {}) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    redirect: 'manual',
+  });
+  if (response.status >= 400)
+    throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return response;
+}
+
+/** Registers a host, completes the offline checkout and logs in; answers the session cookie. */
+async function subscribedHost(url) {
+  const email = `bench.${Date.now().toString(36)}@example.com`;
+  const registered = await call(url, 'POST', '/api/v1/auth/register', {
+    email,
+    password: 'bench-password',
+    name: 'Bench Host',
+    plan: 'lifetime',
+    acceptTermsOfService: true,
+    recaptchaToken: 'dev-recaptcha-token',
+  });
+  const { stripeCheckoutUrl } = await registered.json();
+  await call(url, 'POST', `${stripeCheckoutUrl}/complete`);
+  const login = await call(url, 'POST', '/api/v1/auth/login', { email, password: 'bench-password' });
+  return cookieOf(login, 'fv_session');
+}
+
+/** Runs `task` over `items` with at most `concurrency` in flight. */
+async function pool(items, concurrency, task) {
+  const results = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await task(items[index], index);
+      }
+    }),
+  );
+  return results;
+}
+
+/** Resident memory of a process in bytes (Linux). */
+function rssBytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
+/** CPU seconds (user + system) a process has used (Linux). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function percentiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+  const round = (v) => Math.round(v * 100) / 100;
+  return { p50: round(at(50)), p95: round(at(95)), p99: round(at(99)), max: round(sorted.at(-1) ?? NaN) };
+}
+
+const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+module.exports = {
+  parseArgs,
+  stackFor,
+  call,
+  cookieOf,
+  subscribedHost,
+  pool,
+  rssBytes,
+  cpuSeconds,
+  percentiles,
+  mib,
+};

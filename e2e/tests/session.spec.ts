@@ -92,6 +92,10 @@ test('three people: create, join by link and by code, live presence, filters, vo
     await guest.getByLabel('Your Name').fill('Gus the Guest');
     await guest.getByRole('button', { name: 'Join Session' }).click();
     await expect(guest.getByText('Waiting for host to start voting...')).toBeVisible();
+    // A reload keeps the guest in the room.
+    await guest.reload();
+    await expect(guest.getByText('Waiting for host to start voting...')).toBeVisible();
+    await expect(guest.getByText('Gus the Guest')).toBeVisible();
 
     await expect(host.page.getByText('People in the session (3)')).toBeVisible();
     await expect(host.page.getByText('Gus the Guest')).toBeVisible();

@@ -3,6 +3,7 @@
 // The host must be a subscriber (an account with an active plan). Guests need no account.
 import http from 'k6/http';
 import { check, fail } from 'k6';
+import { hostRoom, json } from './lib.js';
 import { Trend } from 'k6/metrics';
 
 const BASE_URL = __ENV.BASE_URL || 'http://localhost:3000';
@@ -21,22 +22,8 @@ export const options = {
   },
 };
 
-const json = { headers: { 'Content-Type': 'application/json' } };
-
 export function setup() {
-  const login = http.post(
-    `${BASE_URL}/api/v1/auth/login`,
-    JSON.stringify({ email: __ENV.HOST_EMAIL, password: __ENV.HOST_PASSWORD }),
-    json,
-  );
-  if (login.status !== 200) fail(`host login failed: ${login.status} ${login.body}`);
-  const created = http.post(
-    `${BASE_URL}/api/v1/waiting-room/create`,
-    JSON.stringify({ userName: 'k6 host' }),
-    json,
-  );
-  if (created.status !== 200) fail(`create failed: ${created.status} ${created.body}`);
-  const room = /** @type {any} */ (created.json());
+  const room = hostRoom(BASE_URL);
   const started = http.post(
     `${BASE_URL}/api/v1/waiting-room/start`,
     JSON.stringify({

@@ -3,7 +3,8 @@
 // Needs k6 built with the xk6-sse extension (see README.md):
 //   ./k6 run -e BASE_URL=... -e HOST_EMAIL=... -e HOST_PASSWORD=... -e SUBSCRIBERS=50 load/k6/sse-fanout.js
 import http from 'k6/http';
-import { check, fail, sleep } from 'k6';
+import { check, sleep } from 'k6';
+import { hostRoom, json } from './lib.js';
 import { Counter, Trend } from 'k6/metrics';
 import sse from 'k6/x/sse';
 
@@ -30,22 +31,8 @@ export const options = {
   },
 };
 
-const json = { headers: { 'Content-Type': 'application/json' } };
-
 export function setup() {
-  const login = http.post(
-    `${BASE_URL}/api/v1/auth/login`,
-    JSON.stringify({ email: __ENV.HOST_EMAIL, password: __ENV.HOST_PASSWORD }),
-    json,
-  );
-  if (login.status !== 200) fail(`host login failed: ${login.status}`);
-  const created = http.post(
-    `${BASE_URL}/api/v1/waiting-room/create`,
-    JSON.stringify({ userName: 'k6 host' }),
-    json,
-  );
-  if (created.status !== 200) fail(`create failed: ${created.status}`);
-  const room = /** @type {any} */ (created.json());
+  const room = hostRoom(BASE_URL);
   const cookies = http.cookieJar().cookiesForURL(BASE_URL);
   return { code: room.waitingRoom.waitingRoomId, hostToken: room.token, hostRoomCookie: cookies.fv_room[0] };
 }

@@ -59,25 +59,21 @@ const list = () =>
 const TYPE_MESSAGE = 'Unknown restaurant type';
 const RESULT_COUNT_MESSAGE = `maxResultCount must be a whole number from 1 to ${MAX_RESULT_COUNT}`;
 
-/** The SPEC's start payload: where and what to search. */
-export class NearbySearchDto {
+const LOCATION_MESSAGE = 'Please provide location information';
+
+/** Where and what to search: shared by the start payload and the discovery query. */
+export class SearchCriteriaDto {
   @Type(() => Number)
-  @IsNumber({}, { message: 'Please provide location information' })
-  @Min(-90, { message: 'Please provide location information' })
-  @Max(90, { message: 'Please provide location information' })
+  @IsNumber({}, { message: LOCATION_MESSAGE })
+  @Min(-90, { message: LOCATION_MESSAGE })
+  @Max(90, { message: LOCATION_MESSAGE })
   latitude: number;
 
   @Type(() => Number)
-  @IsNumber({}, { message: 'Please provide location information' })
-  @Min(-180, { message: 'Please provide location information' })
-  @Max(180, { message: 'Please provide location information' })
+  @IsNumber({}, { message: LOCATION_MESSAGE })
+  @Min(-180, { message: LOCATION_MESSAGE })
+  @Max(180, { message: LOCATION_MESSAGE })
   longitude: number;
-
-  @Type(() => Number)
-  @IsNumber({}, { message: RADIUS_MESSAGE })
-  @Min(MIN_RADIUS_METERS, { message: RADIUS_MESSAGE })
-  @Max(MAX_RADIUS_METERS, { message: RADIUS_MESSAGE })
-  radiusInMeters: number;
 
   @IsOptional()
   @list()
@@ -106,23 +102,20 @@ export class NearbySearchDto {
   rankPreference?: RankPreference;
 }
 
+/** The SPEC's start payload: the radius already in meters. */
+export class NearbySearchDto extends SearchCriteriaDto {
+  @Type(() => Number)
+  @IsNumber({}, { message: RADIUS_MESSAGE })
+  @Min(MIN_RADIUS_METERS, { message: RADIUS_MESSAGE })
+  @Max(MAX_RADIUS_METERS, { message: RADIUS_MESSAGE })
+  radiusInMeters: number;
+}
+
 /**
  * GET /api/v1/places/nearby: the discovery side. The radius comes in the unit the user picked and is
  * converted as SPEC §5 says; the limits are 1 to 50 miles or 1 to 80 km.
  */
-export class NearbyQueryDto {
-  @Type(() => Number)
-  @IsNumber({}, { message: 'Please provide location information' })
-  @Min(-90, { message: 'Please provide location information' })
-  @Max(90, { message: 'Please provide location information' })
-  latitude: number;
-
-  @Type(() => Number)
-  @IsNumber({}, { message: 'Please provide location information' })
-  @Min(-180, { message: 'Please provide location information' })
-  @Max(180, { message: 'Please provide location information' })
-  longitude: number;
-
+export class NearbyQueryDto extends SearchCriteriaDto {
   @Type(() => Number)
   @IsNumber({}, { message: RADIUS_MESSAGE })
   @Min(1, { message: RADIUS_MESSAGE })
@@ -133,30 +126,6 @@ export class NearbyQueryDto {
   @lowerCase()
   @IsIn(['miles', 'km'], { message: 'unit must be miles or km' })
   unit: RadiusUnit = 'miles';
-
-  @IsOptional()
-  @list()
-  @IsArray()
-  @IsIn(PLACE_TYPES, { each: true, message: TYPE_MESSAGE })
-  includedTypes?: string[];
-
-  @IsOptional()
-  @list()
-  @IsArray()
-  @IsIn(PLACE_TYPES, { each: true, message: TYPE_MESSAGE })
-  excludedTypes?: string[];
-
-  @IsOptional()
-  @lowerCase()
-  @IsIn(RANK_PREFERENCES, { message: 'Sort by must be Popularity or Distance' })
-  rankPreference?: RankPreference;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: RESULT_COUNT_MESSAGE })
-  @Min(1, { message: RESULT_COUNT_MESSAGE })
-  @Max(MAX_RESULT_COUNT, { message: RESULT_COUNT_MESSAGE })
-  maxResultCount?: number;
 }
 
 export class GeocodeQueryDto {

@@ -19,8 +19,20 @@ import { Trim } from './validation';
 
 export * from './room-rules';
 
-const RoomId = () =>
-  Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value));
+/** A waiting room ID field: trimmed, upper-cased, exactly 6 letters or digits. */
+const WaitingRoomIdField = (): PropertyDecorator => (target, key) => {
+  Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))(target, key);
+  IsString({ message: ROOM_MESSAGES.invalidRoomId })(target, key);
+  Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })(target, key);
+};
+
+/** A person's name in a room: trimmed, required, at most USER_NAME_MAX characters. */
+const UserNameField = (): PropertyDecorator => (target, key) => {
+  Trim()(target, key);
+  IsString({ message: ROOM_MESSAGES.nameRequired })(target, key);
+  IsNotEmpty({ message: ROOM_MESSAGES.nameRequired })(target, key);
+  MaxLength(USER_NAME_MAX, { message: ROOM_MESSAGES.nameTooLong })(target, key);
+};
 
 export class CreateRoomDto {
   /** Ignored: the host is the logged-in account. Accepted because the SPEC's client sends it. */
@@ -29,23 +41,15 @@ export class CreateRoomDto {
   @MaxLength(64)
   userId?: string;
 
-  @Trim()
-  @IsString({ message: ROOM_MESSAGES.nameRequired })
-  @IsNotEmpty({ message: ROOM_MESSAGES.nameRequired })
-  @MaxLength(USER_NAME_MAX, { message: ROOM_MESSAGES.nameTooLong })
+  @UserNameField()
   userName: string;
 }
 
 export class JoinRoomDto {
-  @RoomId()
-  @IsString({ message: ROOM_MESSAGES.invalidRoomId })
-  @Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })
+  @WaitingRoomIdField()
   waitingRoomId: string;
 
-  @Trim()
-  @IsString({ message: ROOM_MESSAGES.nameRequired })
-  @IsNotEmpty({ message: ROOM_MESSAGES.nameRequired })
-  @MaxLength(USER_NAME_MAX, { message: ROOM_MESSAGES.nameTooLong })
+  @UserNameField()
   userName: string;
 
   /** A guest's id from an earlier join of this room; honoured only with that room's cookie. */
@@ -56,9 +60,7 @@ export class JoinRoomDto {
 }
 
 export class LeaveRoomDto {
-  @RoomId()
-  @IsString({ message: ROOM_MESSAGES.invalidRoomId })
-  @Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })
+  @WaitingRoomIdField()
   waitingRoomId: string;
 
   @IsString()
@@ -78,9 +80,7 @@ export class VoteItemDto {
 }
 
 export class VoteDto {
-  @RoomId()
-  @IsString({ message: ROOM_MESSAGES.invalidRoomId })
-  @Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })
+  @WaitingRoomIdField()
   waitingRoomId: string;
 
   @IsString()
@@ -97,9 +97,7 @@ export class VoteDto {
 }
 
 export class NextBatchDto {
-  @RoomId()
-  @IsString({ message: ROOM_MESSAGES.invalidRoomId })
-  @Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })
+  @WaitingRoomIdField()
   waitingRoomId: string;
 
   @Type(() => Number)

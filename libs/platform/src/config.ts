@@ -3,6 +3,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
   IsInt,
+  IsNumber,
   IsString,
   Matches,
   Max,
@@ -16,8 +17,28 @@ import {
 /** Only for development and tests; production refuses to start with it. */
 export const DEV_JWT_SECRET = 'forkvote-development-secret-do-not-use-in-production';
 
-const toInt = ({ value }: { value: unknown }) =>
+const toNumber = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
+
+/** A whole-number setting read from the environment, between `min` and `max`. */
+export const IntSetting =
+  (min: number, max: number): PropertyDecorator =>
+  (target, key) => {
+    Transform(toNumber)(target, key);
+    IsInt()(target, key);
+    Min(min)(target, key);
+    Max(max)(target, key);
+  };
+
+/** A decimal setting read from the environment, between `min` and `max`. */
+export const NumberSetting =
+  (min: number, max: number): PropertyDecorator =>
+  (target, key) => {
+    Transform(toNumber)(target, key);
+    IsNumber()(target, key);
+    Min(min)(target, key);
+    Max(max)(target, key);
+  };
 
 /**
  * Configuration every process shares. Each app may extend it with its own fields; `loadConfig` validates
@@ -45,27 +66,18 @@ export class PlatformConfig {
   LOG_FORMAT: 'json' | 'pretty' = 'json';
 
   /** How long a caller waits for a service's answer. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IntSetting(100, 120_000)
   RPC_TIMEOUT_MS = 5000;
 
   /**
    * How long a request may sit unacknowledged with a silent (dead) replica before a live one claims it.
    * Live replicas refresh the requests they work on, so this can be well under RPC_TIMEOUT_MS.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IntSetting(100, 600_000)
   RPC_CLAIM_IDLE_MS = 2000;
 
   /** Approximate cap on each request/event stream's length. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(10_000_000)
+  @IntSetting(100, 10_000_000)
   RPC_STREAM_MAXLEN = 10_000;
 
   /** Where browsers reach the product; used in mails and payment return addresses. */
@@ -87,10 +99,7 @@ export class PlatformConfig {
   MIGRATIONS_ON_START: 'true' | 'false' = 'true';
 
   /** Port of the small HTTP server answering /live and /ready for orchestrators; 0 turns it off. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting(0, 65535)
   HEALTH_PORT = 0;
 
   /** Names this process in logs and health answers; empty means host name and pid. */

@@ -1,9 +1,5 @@
-import { PlatformConfig } from '@forkvote/platform';
-import { Transform } from 'class-transformer';
-import { IsInt, IsNumber, IsString, Matches, Max, Min } from 'class-validator';
-
-const toNumber = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
+import { IntSetting, NumberSetting, PlatformConfig } from '@forkvote/platform';
+import { IsString, Matches } from 'class-validator';
 
 export class AuthConfig extends PlatformConfig {
   /** smtp(s)://user:pass@host:port; empty means the development outbox (logged, readable via /api/v1/dev/outbox). */
@@ -17,26 +13,17 @@ export class AuthConfig extends PlatformConfig {
   @IsString()
   RECAPTCHA_SECRET = '';
 
-  @Transform(toNumber)
-  @IsNumber()
-  @Min(0)
-  @Max(1)
+  @NumberSetting(0, 1)
   RECAPTCHA_MIN_SCORE = 0.5;
 
   @Matches(/^https?:\/\/\S+$/, { message: 'RECAPTCHA_VERIFY_URL must be an http(s) URL' })
   RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
 
   /** Lifetime of a session without rememberMe. */
-  @Transform(toNumber)
-  @IsInt()
-  @Min(1)
-  @Max(720)
+  @IntSetting(1, 720)
   SESSION_TTL_HOURS = 12;
 
   /** Lifetime of a rememberMe session (and of its persistent cookie). */
-  @Transform(toNumber)
-  @IsInt()
-  @Min(1)
-  @Max(365)
+  @IntSetting(1, 365)
   REMEMBER_ME_DAYS = 30;
 }

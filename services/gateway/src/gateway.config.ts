@@ -1,16 +1,9 @@
-import { PlatformConfig } from '@forkvote/platform';
-import { Transform } from 'class-transformer';
-import { IsInt, IsNumber, IsString, Max, Min } from 'class-validator';
+import { IntSetting, NumberSetting, PlatformConfig } from '@forkvote/platform';
+import { IsString } from 'class-validator';
 import { resolve } from 'node:path';
 
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
-
 export class GatewayConfig extends PlatformConfig {
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting(0, 65535)
   PORT = 3000;
 
   /** Folder of the built web app; served at `/` with client routes falling back to index.html. */
@@ -18,17 +11,11 @@ export class GatewayConfig extends PlatformConfig {
   WEB_DIST = resolve(__dirname, '../../../web/dist');
 
   /** How long the health check waits for each service. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(50)
-  @Max(30_000)
+  @IntSetting(50, 30_000)
   HEALTH_TIMEOUT_MS = 1500;
 
   /** After SIGTERM, how long readiness reports draining before streams close (Kubernetes: ~5 s). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(60_000)
+  @IntSetting(0, 60_000)
   SHUTDOWN_DELAY_MS = 0;
 
   /** reCAPTCHA v3 site key the web app loads; empty means the development bot check. */
@@ -36,9 +23,6 @@ export class GatewayConfig extends PlatformConfig {
   RECAPTCHA_SITE_KEY = '';
 
   /** Multiplies every rate limit (login, register, password reset); 0 turns them off. */
-  @Transform(toInt)
-  @IsNumber()
-  @Min(0)
-  @Max(1000)
+  @NumberSetting(0, 1000)
   RATE_LIMIT_SCALE = 1;
 }

@@ -1,9 +1,5 @@
-import { PlatformConfig } from '@forkvote/platform';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
-
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
+import { IntSetting, PlatformConfig } from '@forkvote/platform';
+import { IsIn, IsString, Matches } from 'class-validator';
 
 export class PlacesConfig extends PlatformConfig {
   /**
@@ -23,15 +19,9 @@ export class PlacesConfig extends PlatformConfig {
   OVERPASS_URL = 'https://overpass-api.de/api/interpreter';
 
   /** A provider slower than this answers a clear error (or the demo catalogue in auto mode). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(200)
-  @Max(60_000)
+  @IntSetting(200, 60_000)
   PLACES_TIMEOUT_MS = 4000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(86_400)
+  @IntSetting(0, 86_400)
   PLACES_CACHE_TTL_SECONDS = 600;
 }

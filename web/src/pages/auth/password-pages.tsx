@@ -4,10 +4,11 @@ import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { api } from '../../api/endpoints';
 import { ApiError } from '../../api/http';
+import { FormStatus, FormStatusAlert } from '../../components/form-status';
 import { emailRules, passwordRules } from './form-rules';
 
 export function ForgotPasswordPage() {
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<FormStatus | null>(null);
   const [loading, setLoading] = useState(false);
 
   const submit = async ({ email }: { email: string }) => {
@@ -24,15 +25,7 @@ export function ForgotPasswordPage() {
 
   return (
     <Card className="fv-form-card" title={<Typography.Title level={2}>Forgot Password</Typography.Title>}>
-      {result && (
-        <Alert
-          type={result.ok ? 'success' : 'error'}
-          showIcon
-          message={result.text}
-          className="fv-form-alert"
-          role="alert"
-        />
-      )}
+      <FormStatusAlert status={result} />
       <Typography.Paragraph type="secondary">
         Enter your email and we will send you a link to choose a new password.
       </Typography.Paragraph>

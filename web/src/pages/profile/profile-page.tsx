@@ -24,6 +24,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { api, errorMessage, useMe, useStripeInformation } from '../../api/endpoints';
 import { ApiError } from '../../api/http';
 import { useAuth } from '../../auth/auth-context';
+import { FormStatusAlert, useFormStatus } from '../../components/form-status';
 import { TypeFilterEditor } from '../../components/type-filter-editor';
 import { planPriceLabel } from '../static/pricing-page';
 import { billingView } from './billing-view';
@@ -42,7 +43,7 @@ export function ProfilePage() {
   const auth = useAuth();
   const { data: me, mutate } = useMe();
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useFormStatus();
   const [saving, setSaving] = useState(false);
 
   const saved = useMemo<Draft | null>(
@@ -58,11 +59,6 @@ export function ProfilePage() {
     [me],
   );
   useEffect(() => setDraft(saved), [saved]);
-  useEffect(() => {
-    if (!status?.ok) return;
-    const timer = setTimeout(() => setStatus(null), 3000);
-    return () => clearTimeout(timer);
-  }, [status]);
 
   if (!draft || !saved) return <Skeleton active />;
 
@@ -97,15 +93,7 @@ export function ProfilePage() {
   return (
     <div className="fv-page">
       <Typography.Title>Your Profile</Typography.Title>
-      {status && (
-        <Alert
-          type={status.ok ? 'success' : 'error'}
-          showIcon
-          message={status.text}
-          className="fv-form-alert"
-          role="alert"
-        />
-      )}
+      <FormStatusAlert status={status} />
       <Card>
         <Tabs
           items={[

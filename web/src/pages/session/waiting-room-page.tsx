@@ -34,6 +34,7 @@ import { useNavigate } from 'react-router';
 import { api, useMe } from '../../api/endpoints';
 import { ApiError } from '../../api/http';
 import { useAuth } from '../../auth/auth-context';
+import { AppButton } from '../../components/app-button';
 import { CopyFeedback } from '../../components/copy-feedback';
 import { AlertDialog, ConfirmDialog } from '../../components/dialogs/dialogs';
 import { LoadingOverlay } from '../../components/loading-overlay';
@@ -381,9 +382,9 @@ function HostControls() {
         <Button type="primary" size="large" onClick={onStart} loading={starting || state.session.isLoading}>
           Start voting
         </Button>
-        <Button danger size="large" onClick={() => setConfirmClose(true)}>
+        <AppButton variant="destructive" size="lg" onClick={() => setConfirmClose(true)}>
           Close Waiting Room
-        </Button>
+        </AppButton>
       </Space>
 
       <Modal

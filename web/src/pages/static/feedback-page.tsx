@@ -1,7 +1,8 @@
 import { MESSAGES } from '@forkvote/contracts';
-import { Alert, Button, Card, Form, Input, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Card, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
 import { api } from '../../api/endpoints';
+import { FormStatusAlert, useFormStatus } from '../../components/form-status';
 import { emailRules } from '../auth/form-rules';
 
 interface FeedbackValues {
@@ -13,15 +14,8 @@ interface FeedbackValues {
 
 export function FeedbackPage() {
   const [form] = Form.useForm<FeedbackValues>();
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useFormStatus();
   const [loading, setLoading] = useState(false);
-
-  // SPEC §8: the thank-you shows for 3 seconds.
-  useEffect(() => {
-    if (!result?.ok) return;
-    const timer = setTimeout(() => setResult(null), 3000);
-    return () => clearTimeout(timer);
-  }, [result]);
 
   const submit = async (values: FeedbackValues) => {
     setLoading(true);
@@ -39,15 +33,7 @@ export function FeedbackPage() {
   const required = (message: string) => [{ required: true, whitespace: true, message }];
   return (
     <Card className="fv-form-card" title={<Typography.Title level={2}>Feedback</Typography.Title>}>
-      {result && (
-        <Alert
-          type={result.ok ? 'success' : 'error'}
-          showIcon
-          message={result.text}
-          className="fv-form-alert"
-          role="alert"
-        />
-      )}
+      <FormStatusAlert status={result} />
       <Form form={form} layout="vertical" onFinish={submit} requiredMark={false}>
         <Form.Item label="Name" name="name" rules={required('Please enter your name')}>
           <Input autoComplete="name" />

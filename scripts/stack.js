@@ -201,6 +201,10 @@ async function startProcesses(options = {}) {
   };
 
   for (const name of [...(options.services ?? SERVICES), 'gateway']) startOne(name);
+  // If whoever started the stack dies (an uncaught error in a test or a bench), take its processes along.
+  process.once('exit', () => {
+    for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
+  });
   const url = `http://127.0.0.1:${port}`;
 
   const stopOne = (name, signal = 'SIGTERM') =>

@@ -15,7 +15,7 @@ import {
   UpdateMeDto,
   WireUser,
 } from '@forkvote/contracts';
-import { callService, fail, REDIS, SERVICE_CLIENT, sessionKeys } from '@forkvote/platform';
+import { callService, fail, REDIS, secretKey, SERVICE_CLIENT, sessionKeys } from '@forkvote/platform';
 import * as argon2 from 'argon2';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -52,7 +52,7 @@ export class AccountsService {
     @Inject(REDIS) private readonly redis: Redis,
   ) {
     this.users = dataSource.getRepository(User);
-    this.jwt = new JwtService({ secret: config.JWT_SECRET });
+    this.jwt = new JwtService({ secretOrPrivateKey: secretKey(config.JWT_SECRET) as unknown as string });
   }
 
   async register(dto: RegisterDto, ip?: string): Promise<CheckoutAnswer> {

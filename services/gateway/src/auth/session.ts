@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, UnauthorizedExceptio
 import { createParamDecorator } from '@nestjs/common';
 import { AuthGuard, PassportStrategy } from '@nestjs/passport';
 import { MESSAGES, SessionClaims } from '@forkvote/contracts';
-import { REDIS, sessionKeys } from '@forkvote/platform';
+import { REDIS, secretKey, sessionKeys } from '@forkvote/platform';
 import type { CookieOptions, Request, Response } from 'express';
 import Redis from 'ioredis';
 import { ExtractJwt, Strategy } from 'passport-jwt';
@@ -26,7 +26,8 @@ export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
         (req: Request) => (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE] ?? null,
         ExtractJwt.fromAuthHeaderAsBearerToken(),
       ]),
-      secretOrKey: config.JWT_SECRET,
+      // jsonwebtoken takes a KeyObject (made once) though passport-jwt's types only name string | Buffer.
+      secretOrKey: secretKey(config.JWT_SECRET) as unknown as Buffer,
       algorithms: ['HS256'],
     });
   }

@@ -12,11 +12,9 @@ import {
   VoteItemDto,
 } from '@forkvote/contracts';
 import { callService, fail, SERVICE_CLIENT } from '@forkvote/platform';
-import { Between, EntityManager, IsNull, QueryFailedError } from 'typeorm';
-import { Member } from './entities/member.entity';
+import { EntityManager } from 'typeorm';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
-import { BallotSubmission, Vote } from './entities/vote.entity';
 import { RoomsService } from './rooms.service';
 
 @Injectable()
@@ -61,17 +59,30 @@ export class VotingService {
     votes: VoteItemDto[],
   ): Promise<{ voted: true; usersVoted: string[] }> {
     const outcome = await this.dataSource.transaction(async (manager) => {
-      const room = await this.rooms.lockRoom(manager, roomId);
-      const member = await manager.getRepository(Member).findOneBy({ roomId, userId, leftAt: IsNull() });
-      if (!member) fail(403, ROOM_MESSAGES.notMember);
-      if (room.state !== 'voting') fail(409, ROOM_MESSAGES.notVoting);
+      // One statement locks the room and reads what a vote needs: membership and the batch's places.
+      const [row] = (await manager.query(
+        `SELECT r.id, r.code, r.state, r.batch_index, r.created_by_user_id,
+                EXISTS (SELECT 1 FROM "rooms"."members" m
+                         WHERE m.room_id = r.id AND m.user_id = $2 AND m.left_at IS NULL) AS member,
+                ARRAY(SELECT p.place_id FROM "rooms"."room_places" p
+                       WHERE p.room_id = r.id AND p.position BETWEEN r.batch_index * $3 AND r.batch_index * $3 + $3 - 1) AS batch
+           FROM "rooms"."rooms" r WHERE r.id = $1 FOR UPDATE OF r`,
+        [roomId, userId, PLACES_PER_BATCH],
+      )) as {
+        id: string;
+        code: string;
+        state: Room['state'];
+        batch_index: number;
+        created_by_user_id: string;
+        member: boolean;
+        batch: string[];
+      }[];
+      if (!row) fail(404, ROOM_MESSAGES.roomNotFound);
+      if (row.state === 'closed') fail(410, ROOM_MESSAGES.roomClosed);
+      if (!row.member) fail(403, ROOM_MESSAGES.notMember);
+      if (row.state !== 'voting') fail(409, ROOM_MESSAGES.notVoting);
 
-      const first = room.batchIndex * PLACES_PER_BATCH;
-      const places = await manager.getRepository(RoomPlace).find({
-        where: { roomId, position: Between(first, first + PLACES_PER_BATCH - 1) },
-        select: { placeId: true },
-      });
-      const batch = new Set(places.map((p) => p.placeId));
+      const batch = new Set(row.batch);
       const voted = new Set(votes.map((v) => v.placeId));
       if (
         voted.size !== votes.length ||
@@ -80,23 +91,26 @@ export class VotingService {
       ) {
         fail(400, ROOM_MESSAGES.voteAllPlaces);
       }
-      try {
-        await manager.getRepository(BallotSubmission).insert({ roomId, batchIndex: room.batchIndex, userId });
-      } catch (err) {
-        if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23505') {
-          fail(409, ROOM_MESSAGES.alreadyVoted);
-        }
-        throw err;
-      }
-      await manager.getRepository(Vote).insert(
-        votes.map((v) => ({
-          roomId,
-          batchIndex: room.batchIndex,
-          userId,
-          placeId: v.placeId,
-          voteType: v.voteType,
-        })),
-      );
+      // The ballot and its votes in one statement; no row back means this member already voted.
+      const inserted = (await manager.query(
+        `WITH ballot AS (
+           INSERT INTO "rooms"."ballot_submissions" (room_id, batch_index, user_id) VALUES ($1, $2, $3)
+           ON CONFLICT DO NOTHING RETURNING 1)
+         INSERT INTO "rooms"."votes" (room_id, batch_index, user_id, place_id, vote_type)
+         SELECT $1, $2, $3, v.place_id, v.vote_type
+           FROM unnest($4::varchar[], $5::varchar[]) AS v(place_id, vote_type)
+          WHERE EXISTS (SELECT 1 FROM ballot)
+         RETURNING 1`,
+        [roomId, row.batch_index, userId, votes.map((v) => v.placeId), votes.map((v) => v.voteType)],
+      )) as unknown[];
+      if (inserted.length === 0) fail(409, ROOM_MESSAGES.alreadyVoted);
+      const room = {
+        id: row.id,
+        code: row.code,
+        state: row.state,
+        batchIndex: row.batch_index,
+        createdByUserId: row.created_by_user_id,
+      } as Room;
       return this.rooms.progressAndCompletion(manager, room);
     });
     await this.rooms.publish(roomId, ROOM_EVENTS.userVoted, { userId, usersVoted: outcome.usersVoted });

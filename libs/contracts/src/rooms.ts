@@ -59,7 +59,8 @@ export class JoinRoomDto {
   userId?: string;
 }
 
-export class LeaveRoomDto {
+/** A member acting in a room as themselves: the room and the user id its cookie must match. */
+export class RoomMemberDto {
   @WaitingRoomIdField()
   waitingRoomId: string;
 
@@ -68,6 +69,8 @@ export class LeaveRoomDto {
   @MaxLength(64)
   userId: string;
 }
+
+export class LeaveRoomDto extends RoomMemberDto {}
 
 export class VoteItemDto {
   @IsString()
@@ -79,15 +82,7 @@ export class VoteItemDto {
   voteType: 'up' | 'down';
 }
 
-export class VoteDto {
-  @WaitingRoomIdField()
-  waitingRoomId: string;
-
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
-  userId: string;
-
+export class VoteDto extends RoomMemberDto {
   @IsArray({ message: ROOM_MESSAGES.voteAllPlaces })
   @ArrayMinSize(1, { message: ROOM_MESSAGES.voteAllPlaces })
   @ArrayMaxSize(5, { message: ROOM_MESSAGES.voteAllPlaces })

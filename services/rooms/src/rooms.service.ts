@@ -212,19 +212,19 @@ export class RoomsService {
     manager: EntityManager,
     room: Room,
   ): Promise<{ voted: string[]; present: number }> {
-    const rows: { user_id: string | null; present: string }[] = await manager.query(
-      `SELECT s.user_id, (SELECT count(*) FROM "rooms"."members" p WHERE p.room_id = $1 AND p.left_at IS NULL) AS present
-         FROM (SELECT 1) AS one
-         LEFT JOIN "rooms"."ballot_submissions" s ON s.room_id = $1 AND s.batch_index = $2
-         LEFT JOIN "rooms"."members" m ON m.room_id = s.room_id AND m.user_id = s.user_id
-        WHERE s.user_id IS NULL OR m.left_at IS NULL
-        ORDER BY s.submitted_at`,
+    // One row always: the present count, and the present voters in the order they voted. (A left join
+    // filtered on the voter's presence would drop the row, and the count with it, when only absent
+    // members had voted.)
+    const [row] = (await manager.query(
+      `SELECT (SELECT count(*) FROM "rooms"."members" p WHERE p.room_id = $1 AND p.left_at IS NULL) AS present,
+              ARRAY(SELECT s.user_id
+                      FROM "rooms"."ballot_submissions" s
+                      JOIN "rooms"."members" m ON m.room_id = s.room_id AND m.user_id = s.user_id AND m.left_at IS NULL
+                     WHERE s.room_id = $1 AND s.batch_index = $2
+                     ORDER BY s.submitted_at) AS voted`,
       [room.id, room.batchIndex],
-    );
-    return {
-      voted: rows.filter((r) => r.user_id !== null).map((r) => r.user_id!),
-      present: Number(rows[0]?.present ?? 0),
-    };
+    )) as { present: string; voted: string[] }[];
+    return { voted: row.voted, present: Number(row.present) };
   }
 
   /** When every present member has voted, closes the batch: state results, and the ballots to publish. */

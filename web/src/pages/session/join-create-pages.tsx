@@ -1,4 +1,4 @@
-import { ROOM_ID_PATTERN, ROOM_MESSAGES } from '@forkvote/contracts';
+import { ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from '@forkvote/contracts';
 import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import type { FormInstance } from 'antd';
@@ -12,6 +12,19 @@ function usePrefillName(form: FormInstance<{ userName: string }>, name: string |
   useEffect(() => {
     if (name && !form.getFieldValue('userName')) form.setFieldValue('userName', name);
   }, [form, name]);
+}
+
+/** "Your Name" on the join and create forms: required, trimmed by the caller, at most USER_NAME_MAX. */
+function NameField() {
+  return (
+    <Form.Item
+      label="Your Name"
+      name="userName"
+      rules={[{ required: true, whitespace: true, message: ROOM_MESSAGES.nameRequired }]}
+    >
+      <Input autoComplete="nickname" maxLength={USER_NAME_MAX} />
+    </Form.Item>
+  );
 }
 
 /** SPEC §5: trimmed; empty and bad-format messages on blur. */
@@ -55,13 +68,7 @@ export function JoinSessionPage() {
           waitingRoomId: ROOM_ID_PATTERN.test(prefill) ? prefill : '',
         }}
       >
-        <Form.Item
-          label="Your Name"
-          name="userName"
-          rules={[{ required: true, whitespace: true, message: ROOM_MESSAGES.nameRequired }]}
-        >
-          <Input autoComplete="nickname" maxLength={30} />
-        </Form.Item>
+        <NameField />
         <Form.Item
           label="Waiting Room ID"
           name="waitingRoomId"
@@ -107,18 +114,13 @@ export function CreateSessionPage() {
         <Alert type="error" showIcon message={state.room.error} className="fv-form-alert" role="alert" />
       )}
       <Form
+        form={form}
         layout="vertical"
         requiredMark={false}
         onFinish={submit}
         initialValues={{ userName: auth.payload?.name ?? '' }}
       >
-        <Form.Item
-          label="Your Name"
-          name="userName"
-          rules={[{ required: true, whitespace: true, message: ROOM_MESSAGES.nameRequired }]}
-        >
-          <Input autoComplete="nickname" maxLength={30} />
-        </Form.Item>
+        <NameField />
         <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
           Create Session
         </Button>

@@ -1,5 +1,7 @@
 import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import type { Pool, QueryResultRow } from 'pg';
 import { DataSource, DataSourceOptions, EntitySchema, MixedList } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { PlatformConfig } from './config';
 
 export interface DatabaseOptions {
@@ -92,4 +94,19 @@ export async function migrateService(url: string, options: DatabaseOptions): Pro
   } finally {
     await dataSource.destroy();
   }
+}
+
+/**
+ * Runs one prepared statement on the pg pool under `dataSource`, skipping TypeORM's query runner: for the
+ * hot paths (a room's join and vote), where each request is a single statement. PostgreSQL parses and
+ * plans a named statement once per connection.
+ */
+export async function preparedQuery<Row>(
+  dataSource: DataSource,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<Row[]> {
+  const pool = (dataSource.driver as PostgresDriver).master as Pool;
+  return (await pool.query<Row & QueryResultRow>({ name, text, values })).rows;
 }

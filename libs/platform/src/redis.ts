@@ -20,7 +20,13 @@ class RedisCloser implements OnApplicationShutdown {
       provide: REDIS,
       inject: [PlatformConfig],
       useFactory: (config: PlatformConfig) =>
-        new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, connectionName: 'forkvote' }),
+        new Redis(config.REDIS_URL, {
+          maxRetriesPerRequest: 2,
+          connectionName: 'forkvote',
+          // Commands issued in the same tick leave in one socket write: profiling showed loopback writes,
+          // one per command, as the largest single cost of a busy service.
+          enableAutoPipelining: true,
+        }),
     },
     RedisCloser,
   ],

@@ -22,6 +22,9 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   app.setGlobalPrefix('api/v1');
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
+  // API answers are not cached by validators; hashing every body for an ETag was a cost on each request.
+  // (The web app's files keep theirs: express.static sets its own.)
+  app.set('etag', false);
   app.enableShutdownHooks();
 
   const docs = new DocumentBuilder()

@@ -6,13 +6,14 @@ import { Room } from './entities/room.entity';
 import { BallotSubmission, Vote } from './entities/vote.entity';
 import { Initial1763900000000 } from './migrations/1763900000000-initial';
 import { Voting1763900000001 } from './migrations/1763900000001-voting';
+import { HotPathFunctions1763900000002 } from './migrations/1763900000002-hot-path-functions';
 import { RoomsHandler } from './rooms.handler';
 import { RoomsService } from './rooms.service';
 import { VotingService } from './voting.service';
 
 export const roomsDatabase = {
   entities: [Room, Member, RoomPlace, BallotSubmission, Vote],
-  migrations: [Initial1763900000000, Voting1763900000001],
+  migrations: [Initial1763900000000, Voting1763900000001, HotPathFunctions1763900000002],
 };
 
 @Module({

@@ -13,6 +13,7 @@ import {
 import {
   callService,
   fail,
+  preparedQuery,
   lastRoomEventId,
   PlatformConfig,
   publishRoomEvent,
@@ -28,6 +29,7 @@ import { Member } from './entities/member.entity';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
 import { ballotsOf } from './ballots';
+import { Batcher } from './batcher';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -39,13 +41,92 @@ export function newRoomCode(): string {
 const isUniqueViolation = (err: unknown) =>
   err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23505';
 
+/** Members as the join function and the wire-shape query list them: id, name, present; in join order. */
+type MemberRow = [userId: string, userName: string, present: boolean];
+
+/** What `rooms.join_room` answers when the member is in. */
+interface JoinedRoom {
+  room: Pick<Room, 'id' | 'code' | 'state' | 'batchIndex' | 'createdByUserId'>;
+  members: MemberRow[];
+  placesCount: number;
+}
+
+/** What the hot-path functions answer when they refuse: the key of the SPEC's message. */
+export interface RoomRefusal {
+  error: 'roomNotFound' | 'roomClosed' | 'notMember' | 'notVoting' | 'voteAllPlaces' | 'alreadyVoted';
+}
+
+const REFUSAL_STATUS: Record<RoomRefusal['error'], number> = {
+  roomNotFound: 404,
+  roomClosed: 410,
+  notMember: 403,
+  notVoting: 409,
+  voteAllPlaces: 400,
+  alreadyVoted: 409,
+};
+
+/** Answers a refusal of a hot-path function with its status and the SPEC's message. */
+export function refuse(refusal: RoomRefusal): never {
+  fail(REFUSAL_STATUS[refusal.error], ROOM_MESSAGES[refusal.error]);
+}
+
+function toWaitingRoom(
+  room: Pick<Room, 'code' | 'state' | 'batchIndex' | 'createdByUserId'>,
+  members: MemberRow[],
+  placesCount: number,
+): WaitingRoom {
+  const host = members.find(([userId]) => userId === room.createdByUserId);
+  return {
+    waitingRoomId: room.code,
+    users: members.filter(([, , present]) => present).map(([userId, userName]) => ({ userId, userName })),
+    createdBy: { userId: room.createdByUserId, userName: host?.[1] ?? '' },
+    state: room.state,
+    batchIndex: room.batchIndex,
+    placesCount: Number(placesCount),
+  };
+}
+
 export interface MemberAnswer extends JoinRoomAnswer {
   /** For the gateway's httpOnly cookie; never sent to the browser in a body. */
   memberToken: string;
 }
 
+interface JoinInput {
+  code: string;
+  userId: string;
+  userName: string;
+}
+
 @Injectable()
 export class RoomsService {
+  /** Joins arriving together run as one statement (see `rooms.join_room` in the migrations). */
+  private readonly joins = new Batcher<JoinInput, JoinedRoom | RoomRefusal>(
+    async (inputs) => {
+      // In room id order, as ballots take their locks (PostgreSQL runs volatile calls after the sort).
+      const rows = await preparedQuery<{ n: string; joined: JoinedRoom | RoomRefusal }>(
+        this.dataSource,
+        'rooms.join-batch',
+        `SELECT a.n, "rooms"."join_room"(a.code, a.user_id, a.user_name) AS joined
+           FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) WITH ORDINALITY AS a(code, user_id, user_name, n)
+           LEFT JOIN "rooms"."rooms" r ON r.code = a.code AND r.state <> 'closed'
+          ORDER BY r.id NULLS FIRST, a.n`,
+        [inputs.map((i) => i.code), inputs.map((i) => i.userId), inputs.map((i) => i.userName)],
+      );
+      const outputs = new Array<JoinedRoom | RoomRefusal>(inputs.length);
+      for (const row of rows) outputs[Number(row.n) - 1] = row.joined;
+      return outputs;
+    },
+    async ({ code, userId, userName }) =>
+      (
+        await preparedQuery<{ joined: JoinedRoom | RoomRefusal }>(
+          this.dataSource,
+          'rooms.join',
+          'SELECT "rooms"."join_room"($1, $2, $3) AS joined',
+          [code, userId, userName],
+        )
+      )[0].joined,
+  );
+
   constructor(
     private readonly config: PlatformConfig,
     readonly dataSource: DataSource,
@@ -108,16 +189,11 @@ export class RoomsService {
     userName: string,
     identity: { accountId?: string; cookieUserId?: string },
   ): Promise<MemberAnswer> {
-    const room = await this.openRoomByCode(code);
     const userId = identity.accountId ?? identity.cookieUserId ?? `guest-${randomUUID()}`;
-    await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(Member)
-      .values({ roomId: room.id, userId, userName })
-      .orUpdate(['user_name', 'left_at'], ['room_id', 'user_id'])
-      .execute();
-    const waitingRoom = await this.waitingRoom(this.dataSource.manager, room);
+    const joined = await this.joins.call({ code: code.toUpperCase(), userId, userName });
+    if ('error' in joined) refuse(joined);
+    const room = joined.room as Room;
+    const waitingRoom = toWaitingRoom(room, joined.members, joined.placesCount);
     await this.publish(room.id, ROOM_EVENTS.userJoined, { users: waitingRoom.users, userId, userName });
     return { waitingRoom, userId, userName, memberToken: this.memberToken(room, userId, userName) };
   }
@@ -239,15 +315,6 @@ export class RoomsService {
     return ballotsOf(manager, { ...room, state: 'results' });
   }
 
-  /** Both at once, for a vote. */
-  async progressAndCompletion(manager: EntityManager, room: Room) {
-    const progress = await this.ballotProgress(manager, room);
-    return {
-      usersVoted: progress.voted,
-      ballots: await this.completeIfEveryoneVoted(manager, room, progress),
-    };
-  }
-
   /** The room as the SPEC's wire shape, from one query: present members, the host's name, the place count. */
   async waitingRoom(manager: EntityManager, room: Room): Promise<WaitingRoom> {
     const rows: { user_id: string; user_name: string; present: boolean; places: string }[] =
@@ -259,27 +326,15 @@ export class RoomsService {
         ORDER BY m.joined_at`,
         [room.id, room.createdByUserId],
       );
-    const host = rows.find((r) => r.user_id === room.createdByUserId);
-    return {
-      waitingRoomId: room.code,
-      users: rows.filter((r) => r.present).map((r) => ({ userId: r.user_id, userName: r.user_name })),
-      createdBy: { userId: room.createdByUserId, userName: host?.user_name ?? '' },
-      state: room.state,
-      batchIndex: room.batchIndex,
-      placesCount: Number(rows[0]?.places ?? 0),
-    };
+    return toWaitingRoom(
+      room,
+      rows.map((r) => [r.user_id, r.user_name, r.present]),
+      Number(rows[0]?.places ?? 0),
+    );
   }
 
   publish(roomId: string, event: string, data: object): Promise<string> {
     return publishRoomEvent(this.redis, this.config.REDIS_PREFIX, roomId, event, data);
-  }
-
-  private async openRoomByCode(code: string): Promise<Room> {
-    const rooms = this.dataSource.getRepository(Room);
-    const room = await rooms.findOneBy({ code: code.toUpperCase(), state: Not('closed') });
-    if (room) return room;
-    if (await rooms.existsBy({ code: code.toUpperCase() })) fail(410, ROOM_MESSAGES.roomClosed);
-    fail(404, ROOM_MESSAGES.roomNotFound);
   }
 
   private memberToken(room: Room, userId: string, userName: string): string {

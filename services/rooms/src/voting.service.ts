@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import {
+  computeBallots,
   MAX_RESULT_COUNT,
   NextBatchAnswer,
+  Place,
   PLACES,
   PlacesAnswer,
   PLACES_PER_BATCH,
@@ -11,14 +13,71 @@ import {
   StartRoomDto,
   VoteItemDto,
 } from '@forkvote/contracts';
-import { callService, fail, SERVICE_CLIENT } from '@forkvote/platform';
+import { callService, fail, preparedQuery, SERVICE_CLIENT } from '@forkvote/platform';
 import { EntityManager } from 'typeorm';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
-import { RoomsService } from './rooms.service';
+import { Batcher } from './batcher';
+import { refuse, RoomRefusal, RoomsService } from './rooms.service';
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** What `rooms.cast_ballot` answers; `places` and `votes` only for the ballot that closed the batch. */
+interface CastBallot {
+  batchIndex: number;
+  usersVoted: string[];
+  places?: Place[];
+  votes?: Parameters<typeof computeBallots>[2];
+}
+
+interface BallotInput {
+  roomId: string;
+  userId: string;
+  votes: VoteItemDto[];
+}
 
 @Injectable()
 export class VotingService {
+  /**
+   * Ballots arriving together run as one statement (see `rooms.cast_ballot` in the migrations), taking
+   * their rooms' locks in room id order so that two batches never wait for each other in a circle.
+   */
+  private readonly ballots = new Batcher<BallotInput, CastBallot | RoomRefusal>(
+    async (inputs) => {
+      const order = inputs
+        .map((_, index) => index)
+        .sort((a, b) => compare(inputs[a].roomId, inputs[b].roomId));
+      const sorted = order.map((index) => inputs[index]);
+      const rows = await preparedQuery<{ cast: CastBallot | RoomRefusal }>(
+        this.dataSource,
+        'rooms.vote-batch',
+        `SELECT "rooms"."cast_ballot"(a.room_id, a.user_id,
+                  ARRAY(SELECT jsonb_array_elements_text(a.votes->0)), ARRAY(SELECT jsonb_array_elements_text(a.votes->1)),
+                  $4) AS cast
+           FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) WITH ORDINALITY AS a(room_id, user_id, votes, n)
+          ORDER BY a.n`,
+        [
+          sorted.map((i) => i.roomId),
+          sorted.map((i) => i.userId),
+          sorted.map((i) => JSON.stringify([i.votes.map((v) => v.placeId), i.votes.map((v) => v.voteType)])),
+          PLACES_PER_BATCH,
+        ],
+      );
+      const outputs = new Array<CastBallot | RoomRefusal>(inputs.length);
+      order.forEach((index, position) => (outputs[index] = rows[position].cast));
+      return outputs;
+    },
+    async ({ roomId, userId, votes }) =>
+      (
+        await preparedQuery<{ cast: CastBallot | RoomRefusal }>(
+          this.dataSource,
+          'rooms.vote',
+          'SELECT "rooms"."cast_ballot"($1, $2, $3, $4, $5) AS cast',
+          [roomId, userId, votes.map((v) => v.placeId), votes.map((v) => v.voteType), PLACES_PER_BATCH],
+        )
+      )[0].cast,
+  );
+
   constructor(
     private readonly rooms: RoomsService,
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
@@ -58,64 +117,18 @@ export class VotingService {
     userId: string,
     votes: VoteItemDto[],
   ): Promise<{ voted: true; usersVoted: string[] }> {
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      // One statement locks the room and reads what a vote needs: membership and the batch's places.
-      const [row] = (await manager.query(
-        `SELECT r.id, r.code, r.state, r.batch_index, r.created_by_user_id,
-                EXISTS (SELECT 1 FROM "rooms"."members" m
-                         WHERE m.room_id = r.id AND m.user_id = $2 AND m.left_at IS NULL) AS member,
-                ARRAY(SELECT p.place_id FROM "rooms"."room_places" p
-                       WHERE p.room_id = r.id AND p.position BETWEEN r.batch_index * $3 AND r.batch_index * $3 + $3 - 1) AS batch
-           FROM "rooms"."rooms" r WHERE r.id = $1 FOR UPDATE OF r`,
-        [roomId, userId, PLACES_PER_BATCH],
-      )) as {
-        id: string;
-        code: string;
-        state: Room['state'];
-        batch_index: number;
-        created_by_user_id: string;
-        member: boolean;
-        batch: string[];
-      }[];
-      if (!row) fail(404, ROOM_MESSAGES.roomNotFound);
-      if (row.state === 'closed') fail(410, ROOM_MESSAGES.roomClosed);
-      if (!row.member) fail(403, ROOM_MESSAGES.notMember);
-      if (row.state !== 'voting') fail(409, ROOM_MESSAGES.notVoting);
-
-      const batch = new Set(row.batch);
-      const voted = new Set(votes.map((v) => v.placeId));
-      if (
-        voted.size !== votes.length ||
-        voted.size !== batch.size ||
-        [...voted].some((id) => !batch.has(id))
-      ) {
-        fail(400, ROOM_MESSAGES.voteAllPlaces);
-      }
-      // The ballot and its votes in one statement; no row back means this member already voted.
-      const inserted = (await manager.query(
-        `WITH ballot AS (
-           INSERT INTO "rooms"."ballot_submissions" (room_id, batch_index, user_id) VALUES ($1, $2, $3)
-           ON CONFLICT DO NOTHING RETURNING 1)
-         INSERT INTO "rooms"."votes" (room_id, batch_index, user_id, place_id, vote_type)
-         SELECT $1, $2, $3, v.place_id, v.vote_type
-           FROM unnest($4::varchar[], $5::varchar[]) AS v(place_id, vote_type)
-          WHERE EXISTS (SELECT 1 FROM ballot)
-         RETURNING 1`,
-        [roomId, row.batch_index, userId, votes.map((v) => v.placeId), votes.map((v) => v.voteType)],
-      )) as unknown[];
-      if (inserted.length === 0) fail(409, ROOM_MESSAGES.alreadyVoted);
-      const room = {
-        id: row.id,
-        code: row.code,
-        state: row.state,
-        batchIndex: row.batch_index,
-        createdByUserId: row.created_by_user_id,
-      } as Room;
-      return this.rooms.progressAndCompletion(manager, room);
-    });
-    await this.rooms.publish(roomId, ROOM_EVENTS.userVoted, { userId, usersVoted: outcome.usersVoted });
-    if (outcome.ballots) await this.rooms.publish(roomId, ROOM_EVENTS.ballotsSubmitted, outcome.ballots);
-    return { voted: true, usersVoted: outcome.usersVoted };
+    const cast = await this.ballots.call({ roomId, userId, votes });
+    if ('error' in cast) refuse(cast);
+    const { usersVoted } = cast;
+    await this.rooms.publish(roomId, ROOM_EVENTS.userVoted, { userId, usersVoted });
+    if (cast.places && cast.votes) {
+      await this.rooms.publish(
+        roomId,
+        ROOM_EVENTS.ballotsSubmitted,
+        computeBallots(cast.batchIndex, cast.places, cast.votes),
+      );
+    }
+    return { voted: true, usersVoted };
   }
 
   /** Moves the room to its next batch; when none is left, says so and changes nothing. */

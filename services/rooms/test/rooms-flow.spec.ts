@@ -199,6 +199,44 @@ describe('rooms and live events', () => {
     expect(late.body.message).toBe(ROOM_MESSAGES.roomClosed);
   });
 
+  it('closes the batch exactly once when many join and vote at the same moment', async () => {
+    const h = await host();
+    const room = await openRoom(h);
+    const hostStream = await listen(h, room.code, room.hostId);
+    const guests = Array.from({ length: 12 }, () => new Participant(stack.url));
+    const joined = await Promise.all(guests.map((g, i) => join(g, room.code, `Guest ${i}`)));
+    expect(joined.map((j) => j.status)).toEqual(guests.map(() => 200));
+    const ids = joined.map((j) => j.body.userId as string);
+    expect(new Set(ids).size).toBe(12);
+    // Each join saw itself; the room's events end up listing everyone (the host's came before listening).
+    joined.forEach((j, i) =>
+      expect(j.body.waitingRoom.users).toContainEqual({ userId: ids[i], userName: `Guest ${i}` }),
+    );
+    const joinEvents = await hostStream.waitFor(ROOM_EVENTS.userJoined, 12);
+    const sizes = joinEvents.map((e) => (e.data as { users: unknown[] }).users.length);
+    expect(Math.max(...sizes)).toBe(13);
+
+    const batch: string[] = (await start(h, room.hostToken)).body.places
+      .slice(0, 5)
+      .map((p: { id: string }) => p.id);
+    // Everyone at once, one of them with a bad ballot that must fail alone.
+    const answers = await Promise.all([
+      vote(h, room.code, room.hostId, batch, () => true),
+      ...guests.map((g, i) =>
+        vote(g, room.code, ids[i], i === 0 ? batch.slice(0, 4) : batch, (id) => id === batch[0]),
+      ),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 400, ...guests.slice(1).map(() => 200)]);
+    expect((await vote(guests[0], room.code, ids[0], batch, () => false)).status).toBe(200);
+
+    const [results] = await hostStream.waitFor(ROOM_EVENTS.ballotsSubmitted);
+    expect(results.data).toMatchObject({ voterCount: 13, winners: [] });
+    const voted = await hostStream.waitFor(ROOM_EVENTS.userVoted, 13);
+    expect(new Set(voted.map((e) => (e.data as { userId: string }).userId)).size).toBe(13);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(hostStream.names().filter((name) => name === ROOM_EVENTS.ballotsSubmitted)).toHaveLength(1);
+  });
+
   it('refuses what members may not do', async () => {
     const h = await host();
     const room = await openRoom(h);
@@ -236,10 +274,19 @@ describe('rooms and live events', () => {
     expect((await vote(guest, room.code, guestId, [...batch.slice(0, 4), ids[7]], () => true)).status).toBe(
       400,
     );
+    const repeated = await vote(guest, room.code, guestId, [batch[0], ...batch.slice(0, 4)], () => true);
+    expect(repeated.status).toBe(400);
     expect((await vote(guest, room.code, guestId, batch, () => true)).status).toBe(200);
     const twice = await vote(guest, room.code, guestId, batch, () => true);
     expect(twice.status).toBe(409);
     expect(twice.body.error).toBe(ROOM_MESSAGES.alreadyVoted);
+    // A member who has left may no longer vote.
+    expect(
+      (await other.patch('/api/v1/waiting-room/leave', { waitingRoomId: room.code, userId: otherId })).status,
+    ).toBe(200);
+    const gone = await vote(other, room.code, otherId, batch, () => true);
+    expect(gone.status).toBe(403);
+    expect(gone.body.error).toBe(ROOM_MESSAGES.notMember);
     // A participant of no room, and someone else's next batch.
     expect((await vote(new Participant(stack.url), room.code, guestId, batch, () => true)).status).toBe(403);
     expect((await nextBatch(h, room.hostToken, room.code, 1)).status).toBe(409);

@@ -34,5 +34,6 @@ export function createServiceClient(config: PlatformConfig): StreamsClient {
 
 /** Sends a request to the service that owns `pattern` and resolves with its single answer. */
 export function callService<T>(client: ClientProxy, pattern: string, data: unknown = {}): Promise<T> {
+  if (client instanceof StreamsClient) return client.request<T>(pattern, data);
   return firstValueFrom(client.send<T>(pattern, data));
 }

@@ -105,8 +105,10 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
       ...redisOptions,
       connectionName: `${this.consumer}:read`,
     });
+    // Replies and acknowledgements of a batch leave in one socket write instead of one each.
     this.writer = new Redis(this.options.redisUrl, {
       ...redisOptions,
+      enableAutoPipelining: true,
       connectionName: `${this.consumer}:write`,
     });
     this.reader.on('error', (err) => this.running && this.logger.warn(`Redis (reader): ${err.message}`));
@@ -241,10 +243,12 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
         reply.err = this.toErrorBody(err, request.pattern);
       }
     }
-    await this.writer!.multi()
-      .publish(request.replyTo, JSON.stringify(reply))
-      .xack(key, this.options.service, entryId)
-      .exec();
+    // Reply first, then acknowledge: a crash between them redelivers, and the caller ignores a reply
+    // whose call it has settled already. (Auto-pipelined: both leave in the batch's one write.)
+    await Promise.all([
+      this.writer!.publish(request.replyTo, JSON.stringify(reply)),
+      this.writer!.xack(key, this.options.service, entryId),
+    ]);
   }
 
   private async deliverEvent(key: string, entryId: string, fields: string[]): Promise<void> {

@@ -9,6 +9,7 @@ import {
   verifyMemberToken,
 } from '@forkvote/platform';
 import type { CookieOptions, Request, Response } from 'express';
+import { SESSION_COOKIE } from '../auth/session';
 import { GatewayConfig } from '../gateway.config';
 
 /** Like SessionGuard, but lets anonymous requests through with no user (join works for guests too). */
@@ -19,6 +20,10 @@ export class OptionalSessionGuard extends AuthGuard('session') {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
+    // A guest brings neither a session cookie nor a bearer token: nothing for passport to check.
+    const req = context.switchToHttp().getRequest<Request>();
+    const cookies = req.cookies as Record<string, string> | undefined;
+    if (!cookies?.[SESSION_COOKIE] && !req.headers.authorization) return true;
     try {
       return (await super.canActivate(context)) as boolean;
     } catch {

@@ -190,7 +190,10 @@ async function startProcesses(options = {}) {
   const startOne = (name, as = name, overrides = {}) => {
     const entry = path.join(ROOT, 'services', name, 'dist', 'main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
-    const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+    // PROFILE=gateway,rooms writes a V8 CPU profile of those processes into .profiles/ when they exit.
+    const profiled = (env.PROFILE ?? '').split(',').includes(name);
+    const profileArgs = profiled ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.profiles')}`] : [];
+    const child = spawn(process.execPath, ['--enable-source-maps', ...profileArgs, entry], {
       env: { ...env, INSTANCE_ID: as, ...overrides },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

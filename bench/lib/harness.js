@@ -1,7 +1,7 @@
 // @ts-check
 /** Shared pieces of the benchmark harnesses: arguments, a stack, a subscribed host, process metrics. */
 'use strict';
-const { readFileSync } = require('node:fs');
+const { readdirSync, readFileSync } = require('node:fs');
 const { startTestStack } = require('../../scripts/stack');
 
 /** `--clients 500 --rooms 50 --json` → { clients: '500', rooms: '50', json: true } */
@@ -95,6 +95,53 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * CPU seconds used so far by each process that works for a request: the stack's processes by name,
+ * PostgreSQL's and Redis's processes, and this harness with its load generator. `cpuPerRequest` turns two
+ * snapshots into where a phase's CPU went (Linux).
+ */
+function cpuSnapshot(children = new Map()) {
+  const usage = process.cpuUsage();
+  /** @type {Map<string, { group: string, seconds: number }>} by pid */
+  const processes = new Map([['self', { group: 'loadgen', seconds: (usage.user + usage.system) / 1e6 }]]);
+  const names = new Map([...children].map(([name, child]) => [String(child.pid), name]));
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const group =
+        names.get(pid) ?? (comm === 'postgres' ? 'postgres' : comm === 'redis-server' ? 'redis' : null);
+      if (!group) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      processes.set(pid, { group, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return processes;
+}
+
+/**
+ * CPU milliseconds per request of each part between two snapshots, and their sum. A process that started
+ * in between counts from zero (a PostgreSQL autovacuum worker, say); one that ended in between is missed.
+ */
+function cpuPerRequest(before, after, requests) {
+  const seconds = {};
+  for (const [pid, { group, seconds: now }] of after) {
+    seconds[group] = (seconds[group] ?? 0) + now - (before.get(pid)?.seconds ?? 0);
+  }
+  const row = {};
+  let total = 0;
+  for (const [group, used] of Object.entries(seconds)) {
+    const ms = (used * 1000) / requests;
+    total += ms;
+    if (ms >= 0.0005) row[group] = Math.round(ms * 1000) / 1000;
+  }
+  row.total = Math.round(total * 1000) / 1000;
+  return row;
+}
+
 function percentiles(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (p) =>
@@ -114,6 +161,8 @@ module.exports = {
   pool,
   rssBytes,
   cpuSeconds,
+  cpuSnapshot,
+  cpuPerRequest,
   percentiles,
   mib,
 };

@@ -1,11 +1,21 @@
 // @ts-check
 /**
- * `npm run bench:rest -- [--connections 64] [--requests 10000] [--seconds 10] [--rooms 200] [--json]`
- * autocannon through the gateway against join, vote and verify-token, next to the same calls made
- * straight to the services over the transport (no gateway), so the gateway's own cost shows as a
- * difference and a ratio in one run.
+ * `npm run bench:rest -- [--connections 64] [--requests 10000] [--seconds 10] [--room-size 5]
+ *                        [--rate 3000] [--rate-seconds 5] [--json]`
+ *
+ * 1. Throughput: autocannon with `--connections` in flight through the gateway against join, vote and
+ *    verify-token, then the same calls straight to the services over the transport (no gateway), so the
+ *    gateway's own cost shows as a difference and a ratio in one run.
+ * 0. The hop: `--hop-requests` joins and votes one at a time (an idle machine) through the gateway and
+ *    straight to rooms, so the gateway's own latency is a p50 difference without queueing in it.
+ * 2. At a rate: join and vote offered at `--rate` requests/s for `--rate-seconds` through the gateway,
+ *    with latency measured at that load (0 skips it).
+ * Every phase also reports the CPU each part of the machine spent per request (gateway, services,
+ * PostgreSQL, Redis, and this process with its load generator). Joins go to fresh rooms of `--room-size`
+ * guests each (plus the host), so every phase sees rooms of the same size.
  */
 'use strict';
+const http = require('node:http');
 const autocannon = require('autocannon');
 const { AUTH, ROOMS } = require('../../libs/contracts/dist');
 const {
@@ -15,14 +25,37 @@ const {
   callService,
   verifyMemberToken,
 } = require('../../libs/platform/dist');
-const { call, parseArgs, percentiles, pool, stackFor, subscribedHost } = require('../lib/harness');
+const {
+  call,
+  cpuPerRequest,
+  cpuSnapshot,
+  parseArgs,
+  percentiles,
+  pool,
+  stackFor,
+  subscribedHost,
+} = require('../lib/harness');
 
 const NYC = { latitude: 40.7484, longitude: -73.9967, radiusInMeters: 8046.7, maxResultCount: 20 };
 
-function summarize(label, result) {
+/**
+ * @typedef {{ code: string, batch: string[] }} BenchRoom
+ * @typedef {{ code: string, userId: string, roomId?: string, cookie?: string }} BenchMember
+ * @typedef {{ call: string, requests: number, requestsPerSecond: number, p50Ms: number, p99Ms: number,
+ *   non2xx: number, errors: number }} Row
+ */
+
+/**
+ * @param {{ started: bigint, last: bigint }} clock when the run started and its last answer came: autocannon's
+ *   own duration is counted in whole sampling seconds, too coarse for a run of a few seconds.
+ * @returns {Row}
+ */
+function summarize(label, result, clock) {
+  const seconds = clock ? Number(clock.last - clock.started) / 1e9 : result.duration;
   return {
     call: label,
-    requestsPerSecond: Math.round(result.requests.average),
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.total / seconds),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
@@ -30,14 +63,73 @@ function summarize(label, result) {
   };
 }
 
+/** Runs autocannon; `clock` records when it started and when the last answer arrived. */
 function run(options) {
+  const clock = { started: process.hrtime.bigint(), last: process.hrtime.bigint() };
+  const onResponse = (requests) =>
+    requests.map((request) => ({
+      ...request,
+      onResponse: (...response) => {
+        clock.last = process.hrtime.bigint();
+        request.onResponse?.(...response);
+      },
+    }));
   return new Promise((resolve, reject) =>
-    autocannon(options, (err, result) => (err ? reject(err) : resolve(result))),
+    autocannon({ ...options, requests: onResponse(options.requests ?? [{}]) }, (err, result) =>
+      err ? reject(err) : resolve({ result, clock }),
+    ),
   );
 }
 
-/** The same load straight over the transport: `count` calls, `connections` in flight. */
-async function bare(label, client, count, connections, payload) {
+/** One request at a time over one kept-alive connection. */
+function keptAliveClient(url) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return (method, path, body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const req = http.request(
+        `${url}${path}`,
+        {
+          method,
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            ...headers,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve({ body: JSON.parse(text), headers: res.headers })
+              : reject(new Error(`${method} ${path} answered ${res.statusCode}: ${text}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+}
+
+/** `count` calls one after another; their latency percentiles in ms. */
+async function oneAtATime(count, send) {
+  const latencies = [];
+  for (let i = 0; i < count; i++) {
+    const started = process.hrtime.bigint();
+    await send(i);
+    latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return percentiles(latencies);
+}
+
+/**
+ * The same load straight over the transport: `count` calls, `connections` in flight.
+ * @returns {Promise<Row>}
+ */
+async function bare(label, client, count, connections, payload, onAnswer = (_answer, _index) => {}) {
   const latencies = [];
   let errors = 0;
   let next = 0;
@@ -48,7 +140,10 @@ async function bare(label, client, count, connections, payload) {
         const index = next++;
         const [pattern, data] = payload(index);
         const t = process.hrtime.bigint();
-        await callService(client, pattern, data).catch(() => (errors += 1));
+        await callService(client, pattern, data).then(
+          (answer) => onAnswer(answer, index),
+          () => (errors += 1),
+        );
         latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
       }
     }),
@@ -57,6 +152,7 @@ async function bare(label, client, count, connections, payload) {
   const p = percentiles(latencies);
   return {
     call: label,
+    requests: count - errors,
     requestsPerSecond: Math.round(count / seconds),
     p50Ms: p.p50,
     p99Ms: p.p99,
@@ -69,158 +165,286 @@ async function main(args = parseArgs()) {
   const connections = Number(args.connections ?? 64);
   const amount = Number(args.requests ?? 10_000);
   const seconds = Number(args.seconds ?? 10);
-  const roomCount = Number(args.rooms ?? 200);
+  const roomSize = Number(args['room-size'] ?? 5);
+  const rate = Number(args.rate ?? 3000);
+  const rateSeconds = Number(args['rate-seconds'] ?? 5);
+  const hopRequests = Number(args['hop-requests'] ?? 500);
   const log = (text) => !args.json && process.stderr.write(`${text}\n`);
   const env = await stackFor(args);
   const { url } = env;
+  const children = env.stack?.children ?? new Map();
   const config = loadConfig(PlatformConfig, {
     ...process.env,
     REDIS_PREFIX: env.stack?.redisPrefix ?? process.env.REDIS_PREFIX,
   });
   const client = createServiceClient(config);
   await client.connect();
+  /** @type {Row[]} */
+  const rows = [];
+  const cpu = [];
+  /** Runs one phase and records its row and the CPU it cost per answered request. */
+  const measure = async (/** @type {() => Promise<Row>} */ phase) => {
+    const before = cpuSnapshot(children);
+    const row = await phase();
+    cpu.push({ call: row.call, ...cpuPerRequest(before, cpuSnapshot(children), Math.max(1, row.requests)) });
+    rows.push(row);
+    return row;
+  };
+
   try {
-    log(`stack at ${url}; ${roomCount} rooms in voting state`);
     const hostCookie = await subscribedHost(url);
     const sessionClaims = JSON.parse(
       Buffer.from(hostCookie.split('=')[1].split('.')[1], 'base64url').toString(),
     );
-    const rooms = await pool(Array.from({ length: roomCount }), 20, async () => {
-      const created = await (
-        await call(url, 'POST', '/api/v1/waiting-room/create', { userName: 'Host' }, { Cookie: hostCookie })
-      ).json();
-      const started = await (
-        await call(url, 'POST', '/api/v1/waiting-room/start', NYC, {
-          Authorization: `Bearer ${created.token}`,
-        })
-      ).json();
-      return { code: created.waitingRoom.waitingRoomId, batch: started.places.slice(0, 5).map((p) => p.id) };
-    });
-    const roomOf = (i) => rooms[i % rooms.length];
+    /** Rooms in voting state, enough for `joins` guests at `roomSize` each. @returns {Promise<BenchRoom[]>} */
+    const openRooms = (joins) =>
+      pool(Array.from({ length: Math.max(1, Math.ceil(joins / roomSize)) }), 20, async () => {
+        const created = await (
+          await call(url, 'POST', '/api/v1/waiting-room/create', { userName: 'Host' }, { Cookie: hostCookie })
+        ).json();
+        const started = await (
+          await call(url, 'POST', '/api/v1/waiting-room/start', NYC, {
+            Authorization: `Bearer ${created.token}`,
+          })
+        ).json();
+        return {
+          code: created.waitingRoom.waitingRoomId,
+          batch: started.places.slice(0, 5).map((p) => p.id),
+        };
+      });
+    const batchOf = new Map();
+    const remember = (rooms) => rooms.forEach((room) => batchOf.set(room.code, room.batch));
+    const votesOf = (code) => batchOf.get(code).map((placeId) => ({ placeId, voteType: 'up' }));
 
-    log(`join through the gateway: ${amount} requests, ${connections} connections`);
-    const members = [];
-    let joinIndex = 0;
-    const join = await run({
-      url,
-      connections,
-      amount,
-      requests: [
-        {
-          setupRequest: (req) => {
-            const room = roomOf(joinIndex++);
-            return {
+    /** Joins through the gateway; the joined guests, with their room cookies, come back in `members`. */
+    const gatewayJoin = async (label, rooms, count, options) => {
+      /** @type {BenchMember[]} */
+      const members = [];
+      let index = 0;
+      const { result, clock } = await run({
+        url,
+        amount: count,
+        ...options,
+        requests: [
+          {
+            setupRequest: (req) => ({
               ...req,
               method: 'PATCH',
               path: '/api/v1/waiting-room/join',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ waitingRoomId: room.code, userName: 'Guest' }),
-            };
+              body: JSON.stringify({ waitingRoomId: rooms[index++ % rooms.length].code, userName: 'Guest' }),
+            }),
+            onResponse: (status, body, _context, headers) => {
+              if (status !== 200) return;
+              const key = Object.keys(headers).find((name) => name.toLowerCase() === 'set-cookie');
+              const setCookie = [].concat(key ? headers[key] : []).find((c) => c.startsWith('fv_room='));
+              const answer = JSON.parse(body);
+              members.push({
+                code: answer.waitingRoom.waitingRoomId,
+                userId: answer.userId,
+                cookie: setCookie.split(';')[0],
+              });
+            },
           },
-          onResponse: (status, body, _context, headers) => {
-            if (status !== 200) return;
-            const key = Object.keys(headers).find((name) => name.toLowerCase() === 'set-cookie');
-            const setCookie = [].concat(key ? headers[key] : []).find((c) => c.startsWith('fv_room='));
-            const answer = JSON.parse(body);
-            members.push({
-              code: answer.waitingRoom.waitingRoomId,
-              userId: answer.userId,
-              cookie: setCookie.split(';')[0],
-            });
-          },
-        },
-      ],
-    });
+        ],
+      });
+      return { row: summarize(label, result, clock), members };
+    };
 
+    const gatewayVote = async (label, members, options) => {
+      let index = 0;
+      const { result, clock } = await run({
+        url,
+        amount: members.length,
+        ...options,
+        requests: [
+          {
+            setupRequest: (req) => {
+              const member = members[index++ % members.length];
+              return {
+                ...req,
+                method: 'PATCH',
+                path: '/api/v1/waiting-room/vote',
+                headers: { 'content-type': 'application/json', cookie: member.cookie },
+                body: JSON.stringify({
+                  waitingRoomId: member.code,
+                  userId: member.userId,
+                  votes: votesOf(member.code),
+                }),
+              };
+            },
+          },
+        ],
+      });
+      return summarize(label, result, clock);
+    };
+
+    const hop = [];
+    if (hopRequests > 0) {
+      log(`the hop: ${hopRequests} joins and votes one at a time, through the gateway and straight`);
+      const send = keptAliveClient(url);
+      const viaGateway = await openRooms(hopRequests);
+      const straight = await openRooms(hopRequests);
+      remember([...viaGateway, ...straight]);
+      const gatewayMembers = [];
+      const serviceMembers = [];
+      const joinGateway = await oneAtATime(hopRequests, async (i) => {
+        const { body, headers } = await send('PATCH', '/api/v1/waiting-room/join', {
+          waitingRoomId: viaGateway[i % viaGateway.length].code,
+          userName: 'Guest',
+        });
+        const cookie = [].concat(headers['set-cookie'] ?? []).find((c) => c.startsWith('fv_room='));
+        gatewayMembers.push({
+          code: body.waitingRoom.waitingRoomId,
+          userId: body.userId,
+          cookie: cookie.split(';')[0],
+        });
+      });
+      const joinService = await oneAtATime(hopRequests, async (i) => {
+        const answer = await callService(client, ROOMS.join, {
+          body: { waitingRoomId: straight[i % straight.length].code, userName: 'Guest' },
+        });
+        const claims = verifyMemberToken(answer.memberToken, config.JWT_SECRET);
+        serviceMembers.push({ roomId: claims.roomId, code: claims.code, userId: claims.userId });
+      });
+      const voteGateway = await oneAtATime(hopRequests, (i) => {
+        const member = gatewayMembers[i];
+        return send(
+          'PATCH',
+          '/api/v1/waiting-room/vote',
+          { waitingRoomId: member.code, userId: member.userId, votes: votesOf(member.code) },
+          { cookie: member.cookie },
+        );
+      });
+      const voteService = await oneAtATime(hopRequests, (i) => {
+        const member = serviceMembers[i];
+        const body = { waitingRoomId: member.code, userId: member.userId, votes: votesOf(member.code) };
+        return callService(client, ROOMS.vote, { roomId: member.roomId, userId: member.userId, body });
+      });
+      for (const [name, gateway, service] of [
+        ['join', joinGateway, joinService],
+        ['vote', voteGateway, voteService],
+      ]) {
+        hop.push({
+          call: name,
+          gatewayP50Ms: gateway.p50,
+          serviceP50Ms: service.p50,
+          gatewayAddsP50Ms: Math.round((gateway.p50 - service.p50) * 100) / 100,
+          gatewayP99Ms: gateway.p99,
+          serviceP99Ms: service.p99,
+        });
+      }
+    }
+
+    log(`throughput: ${amount} joins into ${Math.ceil(amount / roomSize)} rooms, ${connections} connections`);
+    const gatewayRooms = await openRooms(amount);
+    remember(gatewayRooms);
+    let members = [];
+    await measure(async () => {
+      const joined = await gatewayJoin('join (gateway)', gatewayRooms, amount, { connections });
+      members = joined.members;
+      return joined.row;
+    });
     log(`vote through the gateway: ${members.length} ballots`);
-    let voteIndex = 0;
-    const batchOf = new Map(rooms.map((r) => [r.code, r.batch]));
-    const vote = await run({
-      url,
-      connections,
-      amount: members.length,
-      requests: [
-        {
-          setupRequest: (req) => {
-            const member = members[voteIndex++ % members.length];
-            const votes = batchOf.get(member.code).map((placeId) => ({ placeId, voteType: 'up' }));
-            return {
-              ...req,
-              method: 'PATCH',
-              path: '/api/v1/waiting-room/vote',
-              headers: { 'content-type': 'application/json', cookie: member.cookie },
-              body: JSON.stringify({ waitingRoomId: member.code, userId: member.userId, votes }),
-            };
-          },
-        },
-      ],
-    });
-
+    await measure(() => gatewayVote('vote (gateway)', members, { connections }));
     log(`verify-token through the gateway: ${seconds} s`);
-    const verify = await run({
-      url: `${url}/api/v1/auth/verify-token`,
-      connections,
-      duration: seconds,
-      method: 'POST',
-      headers: { cookie: hostCookie },
+    const verify = await measure(async () => {
+      const { result, clock } = await run({
+        url: `${url}/api/v1/auth/verify-token`,
+        connections,
+        duration: seconds,
+        method: 'POST',
+        headers: { cookie: hostCookie },
+      });
+      return summarize('verify-token (gateway)', result, clock);
     });
 
     log('the same calls straight to the services');
+    const bareRooms = await openRooms(amount);
+    remember(bareRooms);
+    /** @type {BenchMember[]} */
     const bareMembers = [];
-    const bareJoin = await bare('join (service only)', client, amount, connections, (i) => [
-      ROOMS.join,
-      { body: { waitingRoomId: roomOf(i).code, userName: 'Guest' } },
-    ]);
-    // Members for the bare vote run, joined the same way (their room tokens carry the room id).
-    await pool(Array.from({ length: amount }), connections, async (_, i) => {
-      const answer = await callService(client, ROOMS.join, {
-        body: { waitingRoomId: roomOf(i).code, userName: 'Guest' },
-      });
-      const claims = verifyMemberToken(answer.memberToken, config.JWT_SECRET);
-      bareMembers.push({ roomId: claims.roomId, code: claims.code, userId: claims.userId });
-    });
-    const bareVote = await bare('vote (service only)', client, bareMembers.length, connections, (i) => {
-      const member = bareMembers[i];
-      const votes = batchOf.get(member.code).map((placeId) => ({ placeId, voteType: 'up' }));
-      return [
-        ROOMS.vote,
-        {
-          roomId: member.roomId,
-          userId: member.userId,
-          body: { waitingRoomId: member.code, userId: member.userId, votes },
+    await measure(() =>
+      bare(
+        'join (service only)',
+        client,
+        amount,
+        connections,
+        (i) => [
+          ROOMS.join,
+          { body: { waitingRoomId: bareRooms[i % bareRooms.length].code, userName: 'Guest' } },
+        ],
+        (answer) => {
+          // The member token carries the room id, which the gateway would take from the room cookie.
+          const claims = verifyMemberToken(answer.memberToken, config.JWT_SECRET);
+          bareMembers.push({ roomId: claims.roomId, code: claims.code, userId: claims.userId });
         },
-      ];
-    });
-    const bareVerify = await bare(
-      'verify-token (service only)',
-      client,
-      Math.max(2000, Math.round(verify.requests.average * seconds)),
-      connections,
-      () => [AUTH.verify, { userId: sessionClaims.sub }],
+      ),
+    );
+    await measure(() =>
+      bare('vote (service only)', client, bareMembers.length, connections, (i) => {
+        const member = bareMembers[i];
+        const body = { waitingRoomId: member.code, userId: member.userId, votes: votesOf(member.code) };
+        return [ROOMS.vote, { roomId: member.roomId, userId: member.userId, body }];
+      }),
+    );
+    await measure(() =>
+      bare('verify-token (service only)', client, Math.max(2000, verify.requests), connections, () => [
+        AUTH.verify,
+        { userId: sessionClaims.sub },
+      ]),
     );
 
-    const rows = [
-      summarize('join (gateway)', join),
-      bareJoin,
-      summarize('vote (gateway)', vote),
-      bareVote,
-      summarize('verify-token (gateway)', verify),
-      bareVerify,
-    ];
-    const overhead = [
-      ['join', rows[0], rows[1]],
-      ['vote', rows[2], rows[3]],
-      ['verify-token', rows[4], rows[5]],
-    ].map(([name, gateway, service]) => ({
-      call: name,
-      gatewayAddsP50Ms: Math.round((gateway.p50Ms - service.p50Ms) * 100) / 100,
-      throughputRatio: Math.round((gateway.requestsPerSecond / service.requestsPerSecond) * 100) / 100,
-    }));
-    const result = { connections, requests: amount, verifySeconds: seconds, rows, overhead };
+    const atRate = [];
+    if (rate > 0) {
+      const count = rate * rateSeconds;
+      log(`at ${rate} requests/s for ${rateSeconds} s: ${count} joins, then their ballots`);
+      const rateRooms = await openRooms(count);
+      remember(rateRooms);
+      // Enough connections that the load generator never waits for a free one at this rate.
+      const options = { connections: Math.max(connections, 256), overallRate: rate };
+      let rateMembers = [];
+      atRate.push(
+        await measure(async () => {
+          const joined = await gatewayJoin(`join at ${rate}/s (gateway)`, rateRooms, count, options);
+          rateMembers = joined.members;
+          return joined.row;
+        }),
+      );
+      atRate.push(await measure(() => gatewayVote(`vote at ${rate}/s (gateway)`, rateMembers, options)));
+    }
+
+    const overhead = ['join', 'vote', 'verify-token'].map((name) => {
+      const gateway = rows.find((r) => r.call === `${name} (gateway)`);
+      const service = rows.find((r) => r.call === `${name} (service only)`);
+      return {
+        call: name,
+        gatewayAddsP50Ms: Math.round((gateway.p50Ms - service.p50Ms) * 100) / 100,
+        throughputRatio: Math.round((gateway.requestsPerSecond / service.requestsPerSecond) * 100) / 100,
+      };
+    });
+    const result = {
+      connections,
+      requests: amount,
+      roomSize,
+      verifySeconds: seconds,
+      rate,
+      rows,
+      overhead,
+      hop,
+      cpuMsPerRequest: cpu,
+      atRate,
+    };
     if (args.json) console.log(JSON.stringify(result, null, 2));
     else {
       console.table(rows);
       console.table(overhead);
+      if (hop.length > 0) {
+        console.log('The gateway hop, one request at a time:');
+        console.table(hop);
+      }
+      console.log('CPU milliseconds per request, by process:');
+      console.table(cpu);
     }
     return result;
   } finally {

@@ -5,9 +5,11 @@
 const sse = require('../sse-fanout/index.js') as { main(args: object): Promise<Record<string, number>> };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const rest = require('../rest/index.js') as {
-  main(
-    args: object,
-  ): Promise<{ rows: { call: string; errors: number; non2xx: number; requestsPerSecond: number }[] }>;
+  main(args: object): Promise<{
+    rows: { call: string; requests: number; errors: number; non2xx: number; requestsPerSecond: number }[];
+    cpuMsPerRequest: { call: string; total: number }[];
+    hop: { call: string }[];
+  }>;
 };
 
 describe('benchmark harnesses (smoke)', () => {
@@ -19,19 +21,34 @@ describe('benchmark harnesses (smoke)', () => {
     expect(result.eventsLost).toBe(0);
   });
 
-  it('REST: join, vote and verify-token answer every request, through the gateway and straight', async () => {
-    const result = await rest.main({ requests: 300, seconds: 1, rooms: 10, connections: 16, json: true });
-    expect(result.rows.map((r) => r.call)).toEqual([
-      'join (gateway)',
-      'join (service only)',
-      'vote (gateway)',
-      'vote (service only)',
-      'verify-token (gateway)',
-      'verify-token (service only)',
+  it('REST: join, vote and verify-token answer every request, through the gateway, straight and at a rate', async () => {
+    const result = await rest.main({
+      requests: 300,
+      seconds: 1,
+      'room-size': 5,
+      connections: 16,
+      rate: 200,
+      'rate-seconds': 1,
+      'hop-requests': 20,
+      json: true,
+    });
+    expect(result.rows.map((r) => [r.call, r.call.startsWith('verify') ? 'any' : r.requests])).toEqual([
+      ['join (gateway)', 300],
+      ['vote (gateway)', 300],
+      ['verify-token (gateway)', 'any'],
+      ['join (service only)', 300],
+      ['vote (service only)', 300],
+      ['verify-token (service only)', 'any'],
+      ['join at 200/s (gateway)', 200],
+      ['vote at 200/s (gateway)', 200],
     ]);
     for (const row of result.rows) {
       expect(row).toMatchObject({ errors: 0, non2xx: 0 });
       expect(row.requestsPerSecond).toBeGreaterThan(0);
     }
+    expect(result.hop.map((h) => h.call)).toEqual(['join', 'vote']);
+    // Every phase reports what its requests cost in CPU.
+    expect(result.cpuMsPerRequest).toHaveLength(8);
+    for (const phase of result.cpuMsPerRequest) expect(phase.total).toBeGreaterThan(0);
   });
 });

@@ -8,8 +8,8 @@
  *    gateway's own cost shows as a difference and a ratio in one run.
  * 0. The hop: `--hop-requests` joins and votes one at a time (an idle machine) through the gateway and
  *    straight to rooms, so the gateway's own latency is a p50 difference without queueing in it.
- * 2. At a rate: join and vote offered at `--rate` requests/s for `--rate-seconds` through the gateway,
- *    with latency measured at that load (0 skips it).
+ * 2. At a rate: join and vote offered at `--rate` requests/s for `--rate-seconds` through the gateway by
+ *    an open-loop generator (lib/open-loop.js), latency measured from when each request was due (0 skips).
  * Every phase also reports the CPU each part of the machine spent per request (gateway, services,
  * PostgreSQL, Redis, and this process with its load generator). Joins go to fresh rooms of `--room-size`
  * guests each (plus the host), so every phase sees rooms of the same size.
@@ -18,6 +18,7 @@
 const http = require('node:http');
 const autocannon = require('autocannon');
 const { AUTH, ROOMS } = require('../../libs/contracts/dist');
+const { openLoop } = require('../lib/open-loop');
 const {
   createServiceClient,
   loadConfig,
@@ -216,67 +217,73 @@ async function main(args = parseArgs()) {
     const remember = (rooms) => rooms.forEach((room) => batchOf.set(room.code, room.batch));
     const votesOf = (code) => batchOf.get(code).map((placeId) => ({ placeId, voteType: 'up' }));
 
-    /** Joins through the gateway; the joined guests, with their room cookies, come back in `members`. */
-    const gatewayJoin = async (label, rooms, count, options) => {
-      /** @type {BenchMember[]} */
-      const members = [];
+    const joinRequest = (rooms) => (index) => ({
+      method: 'PATCH',
+      path: '/api/v1/waiting-room/join',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ waitingRoomId: rooms[index % rooms.length].code, userName: 'Guest' }),
+    });
+    /** The guest a join answered, with the room cookie it set. @returns {BenchMember} */
+    const joinedMember = (headers, body) => {
+      const key = Object.keys(headers).find((name) => name.toLowerCase() === 'set-cookie');
+      const setCookie = [].concat(key ? headers[key] : []).find((c) => c.startsWith('fv_room='));
+      const answer = JSON.parse(body);
+      return {
+        code: answer.waitingRoom.waitingRoomId,
+        userId: answer.userId,
+        cookie: setCookie.split(';')[0],
+      };
+    };
+    const voteRequest = (members) => (index) => {
+      const member = members[index % members.length];
+      return {
+        method: 'PATCH',
+        path: '/api/v1/waiting-room/vote',
+        headers: { 'content-type': 'application/json', cookie: member.cookie },
+        body: JSON.stringify({
+          waitingRoomId: member.code,
+          userId: member.userId,
+          votes: votesOf(member.code),
+        }),
+      };
+    };
+
+    /** `count` requests made by `build(index)` with autocannon, `connections` in flight. */
+    const closedLoop = async (label, count, build, onAnswer = (_headers, _body) => {}) => {
       let index = 0;
       const { result, clock } = await run({
         url,
         amount: count,
-        ...options,
+        connections,
         requests: [
           {
-            setupRequest: (req) => ({
-              ...req,
-              method: 'PATCH',
-              path: '/api/v1/waiting-room/join',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ waitingRoomId: rooms[index++ % rooms.length].code, userName: 'Guest' }),
-            }),
-            onResponse: (status, body, _context, headers) => {
-              if (status !== 200) return;
-              const key = Object.keys(headers).find((name) => name.toLowerCase() === 'set-cookie');
-              const setCookie = [].concat(key ? headers[key] : []).find((c) => c.startsWith('fv_room='));
-              const answer = JSON.parse(body);
-              members.push({
-                code: answer.waitingRoom.waitingRoomId,
-                userId: answer.userId,
-                cookie: setCookie.split(';')[0],
-              });
-            },
-          },
-        ],
-      });
-      return { row: summarize(label, result, clock), members };
-    };
-
-    const gatewayVote = async (label, members, options) => {
-      let index = 0;
-      const { result, clock } = await run({
-        url,
-        amount: members.length,
-        ...options,
-        requests: [
-          {
-            setupRequest: (req) => {
-              const member = members[index++ % members.length];
-              return {
-                ...req,
-                method: 'PATCH',
-                path: '/api/v1/waiting-room/vote',
-                headers: { 'content-type': 'application/json', cookie: member.cookie },
-                body: JSON.stringify({
-                  waitingRoomId: member.code,
-                  userId: member.userId,
-                  votes: votesOf(member.code),
-                }),
-              };
-            },
+            setupRequest: (req) => ({ ...req, ...build(index++) }),
+            onResponse: (status, body, _context, headers) => status === 200 && onAnswer(headers, body),
           },
         ],
       });
       return summarize(label, result, clock);
+    };
+
+    /** `count` requests made by `build(index)`, offered at `rate` per second whatever the answers. */
+    const atRateOf = async (label, count, build, onAnswer = (_headers, _body) => {}) => {
+      const result = await openLoop({
+        url,
+        rate,
+        count,
+        connections: Math.max(connections, 128),
+        request: build,
+        onResponse: (_index, status, headers, body) => status === 200 && onAnswer(headers, body),
+      });
+      return {
+        call: label,
+        requests: result.requests,
+        requestsPerSecond: result.requestsPerSecond,
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        non2xx: result.non2xx,
+        errors: result.errors,
+      };
     };
 
     const hop = [];
@@ -321,9 +328,16 @@ async function main(args = parseArgs()) {
         const body = { waitingRoomId: member.code, userId: member.userId, votes: votesOf(member.code) };
         return callService(client, ROOMS.vote, { roomId: member.roomId, userId: member.userId, body });
       });
+      const verifyGateway = await oneAtATime(hopRequests, () =>
+        send('POST', '/api/v1/auth/verify-token', {}, { cookie: hostCookie }),
+      );
+      const verifyService = await oneAtATime(hopRequests, () =>
+        callService(client, AUTH.verify, { userId: sessionClaims.sub }),
+      );
       for (const [name, gateway, service] of [
         ['join', joinGateway, joinService],
         ['vote', voteGateway, voteService],
+        ['verify-token', verifyGateway, verifyService],
       ]) {
         hop.push({
           call: name,
@@ -336,64 +350,70 @@ async function main(args = parseArgs()) {
       }
     }
 
-    log(`throughput: ${amount} joins into ${Math.ceil(amount / roomSize)} rooms, ${connections} connections`);
-    const gatewayRooms = await openRooms(amount);
-    remember(gatewayRooms);
-    let members = [];
-    await measure(async () => {
-      const joined = await gatewayJoin('join (gateway)', gatewayRooms, amount, { connections });
-      members = joined.members;
-      return joined.row;
-    });
-    log(`vote through the gateway: ${members.length} ballots`);
-    await measure(() => gatewayVote('vote (gateway)', members, { connections }));
-    log(`verify-token through the gateway: ${seconds} s`);
-    const verify = await measure(async () => {
-      const { result, clock } = await run({
-        url: `${url}/api/v1/auth/verify-token`,
-        connections,
-        duration: seconds,
-        method: 'POST',
-        headers: { cookie: hostCookie },
+    // --requests 0 skips the throughput phases (e.g. to measure only at a rate).
+    if (amount > 0) {
+      log(
+        `throughput: ${amount} joins into ${Math.ceil(amount / roomSize)} rooms, ${connections} connections`,
+      );
+      const gatewayRooms = await openRooms(amount);
+      remember(gatewayRooms);
+      /** @type {BenchMember[]} */
+      const members = [];
+      await measure(() =>
+        closedLoop('join (gateway)', amount, joinRequest(gatewayRooms), (headers, body) =>
+          members.push(joinedMember(headers, body)),
+        ),
+      );
+      log(`vote through the gateway: ${members.length} ballots`);
+      await measure(() => closedLoop('vote (gateway)', members.length, voteRequest(members)));
+      log(`verify-token through the gateway: ${seconds} s`);
+      const verify = await measure(async () => {
+        const { result, clock } = await run({
+          url: `${url}/api/v1/auth/verify-token`,
+          connections,
+          duration: seconds,
+          method: 'POST',
+          headers: { cookie: hostCookie },
+        });
+        return summarize('verify-token (gateway)', result, clock);
       });
-      return summarize('verify-token (gateway)', result, clock);
-    });
 
-    log('the same calls straight to the services');
-    const bareRooms = await openRooms(amount);
-    remember(bareRooms);
-    /** @type {BenchMember[]} */
-    const bareMembers = [];
-    await measure(() =>
-      bare(
-        'join (service only)',
-        client,
-        amount,
-        connections,
-        (i) => [
-          ROOMS.join,
-          { body: { waitingRoomId: bareRooms[i % bareRooms.length].code, userName: 'Guest' } },
-        ],
-        (answer) => {
-          // The member token carries the room id, which the gateway would take from the room cookie.
-          const claims = verifyMemberToken(answer.memberToken, config.JWT_SECRET);
-          bareMembers.push({ roomId: claims.roomId, code: claims.code, userId: claims.userId });
-        },
-      ),
-    );
-    await measure(() =>
-      bare('vote (service only)', client, bareMembers.length, connections, (i) => {
-        const member = bareMembers[i];
-        const body = { waitingRoomId: member.code, userId: member.userId, votes: votesOf(member.code) };
-        return [ROOMS.vote, { roomId: member.roomId, userId: member.userId, body }];
-      }),
-    );
-    await measure(() =>
-      bare('verify-token (service only)', client, Math.max(2000, verify.requests), connections, () => [
-        AUTH.verify,
-        { userId: sessionClaims.sub },
-      ]),
-    );
+      log('the same calls straight to the services');
+      const bareRooms = await openRooms(amount);
+      remember(bareRooms);
+      /** @type {BenchMember[]} */
+      const bareMembers = [];
+      await measure(() =>
+        bare(
+          'join (service only)',
+          client,
+          amount,
+          connections,
+          (i) => [
+            ROOMS.join,
+            { body: { waitingRoomId: bareRooms[i % bareRooms.length].code, userName: 'Guest' } },
+          ],
+          (answer) => {
+            // The member token carries the room id, which the gateway would take from the room cookie.
+            const claims = verifyMemberToken(answer.memberToken, config.JWT_SECRET);
+            bareMembers.push({ roomId: claims.roomId, code: claims.code, userId: claims.userId });
+          },
+        ),
+      );
+      await measure(() =>
+        bare('vote (service only)', client, bareMembers.length, connections, (i) => {
+          const member = bareMembers[i];
+          const body = { waitingRoomId: member.code, userId: member.userId, votes: votesOf(member.code) };
+          return [ROOMS.vote, { roomId: member.roomId, userId: member.userId, body }];
+        }),
+      );
+      await measure(() =>
+        bare('verify-token (service only)', client, Math.max(2000, verify.requests), connections, () => [
+          AUTH.verify,
+          { userId: sessionClaims.sub },
+        ]),
+      );
+    }
 
     const atRate = [];
     if (rate > 0) {
@@ -401,22 +421,26 @@ async function main(args = parseArgs()) {
       log(`at ${rate} requests/s for ${rateSeconds} s: ${count} joins, then their ballots`);
       const rateRooms = await openRooms(count);
       remember(rateRooms);
-      // Enough connections that the load generator never waits for a free one at this rate.
-      const options = { connections: Math.max(connections, 256), overallRate: rate };
-      let rateMembers = [];
+      /** @type {BenchMember[]} */
+      const rateMembers = [];
       atRate.push(
-        await measure(async () => {
-          const joined = await gatewayJoin(`join at ${rate}/s (gateway)`, rateRooms, count, options);
-          rateMembers = joined.members;
-          return joined.row;
-        }),
+        await measure(() =>
+          atRateOf(`join at ${rate}/s (gateway)`, count, joinRequest(rateRooms), (headers, body) =>
+            rateMembers.push(joinedMember(headers, body)),
+          ),
+        ),
       );
-      atRate.push(await measure(() => gatewayVote(`vote at ${rate}/s (gateway)`, rateMembers, options)));
+      atRate.push(
+        await measure(() =>
+          atRateOf(`vote at ${rate}/s (gateway)`, rateMembers.length, voteRequest(rateMembers)),
+        ),
+      );
     }
 
-    const overhead = ['join', 'vote', 'verify-token'].map((name) => {
+    const overhead = ['join', 'vote', 'verify-token'].flatMap((name) => {
       const gateway = rows.find((r) => r.call === `${name} (gateway)`);
       const service = rows.find((r) => r.call === `${name} (service only)`);
+      if (!gateway || !service) return [];
       return {
         call: name,
         gatewayAddsP50Ms: Math.round((gateway.p50Ms - service.p50Ms) * 100) / 100,

@@ -46,7 +46,7 @@ describe('benchmark harnesses (smoke)', () => {
       expect(row).toMatchObject({ errors: 0, non2xx: 0 });
       expect(row.requestsPerSecond).toBeGreaterThan(0);
     }
-    expect(result.hop.map((h) => h.call)).toEqual(['join', 'vote']);
+    expect(result.hop.map((h) => h.call)).toEqual(['join', 'vote', 'verify-token']);
     // Every phase reports what its requests cost in CPU.
     expect(result.cpuMsPerRequest).toHaveLength(8);
     for (const phase of result.cpuMsPerRequest) expect(phase.total).toBeGreaterThan(0);

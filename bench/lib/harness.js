@@ -104,6 +104,16 @@ function cpuSnapshot(children = new Map()) {
   const usage = process.cpuUsage();
   /** @type {Map<string, { group: string, seconds: number }>} by pid */
   const processes = new Map([['self', { group: 'loadgen', seconds: (usage.user + usage.system) / 1e6 }]]);
+  // The whole machine's busy time (user, nice, system, irq, softirq, steal), for what no process shows.
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  processes.set('machine', {
+    group: 'machine',
+    seconds: (user + nice + system + irq + softirq + steal) / 100,
+  });
   const names = new Map([...children].map(([name, child]) => [String(child.pid), name]));
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -123,7 +133,8 @@ function cpuSnapshot(children = new Map()) {
 }
 
 /**
- * CPU milliseconds per request of each part between two snapshots, and their sum. A process that started
+ * CPU milliseconds per request of each part between two snapshots, their sum (`total`), and the whole
+ * machine's busy time (`machine`: includes the kernel's network work and any other process). A process that started
  * in between counts from zero (a PostgreSQL autovacuum worker, say); one that ended in between is missed.
  */
 function cpuPerRequest(before, after, requests) {
@@ -135,7 +146,7 @@ function cpuPerRequest(before, after, requests) {
   let total = 0;
   for (const [group, used] of Object.entries(seconds)) {
     const ms = (used * 1000) / requests;
-    total += ms;
+    if (group !== 'machine') total += ms;
     if (ms >= 0.0005) row[group] = Math.round(ms * 1000) / 1000;
   }
   row.total = Math.round(total * 1000) / 1000;

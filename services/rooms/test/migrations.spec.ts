@@ -1,0 +1,111 @@
+import { DatabaseOptions, dataSourceOptions, migrate } from '@forkvote/platform';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { Initial1763900000000 } from '../src/migrations/1763900000000-initial';
+import { Voting1763900000001 } from '../src/migrations/1763900000001-voting';
+import { HotPathFunctions1763900000002 } from '../src/migrations/1763900000002-hot-path-functions';
+import { BallotVotesInOneRow1763900000003 } from '../src/migrations/1763900000003-ballot-votes-in-one-row';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const stack = require('../../../scripts/stack') as {
+  ensureDatabase(url: string): Promise<void>;
+  dropDatabase(url: string): Promise<void>;
+};
+
+/**
+ * Rooms' data migrations against the real PostgreSQL: ballots written in the old shape (five vote rows)
+ * come through `BallotVotesInOneRow` intact, the new `cast_ballot` works on them, and `down` restores the
+ * old shape with the same votes.
+ */
+describe('rooms migrations', () => {
+  const base = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const url = Object.assign(new URL(base), {
+    pathname: `/forkvote_test_migrations_${randomBytes(4).toString('hex')}`,
+  }).toString();
+  const before = [Initial1763900000000, Voting1763900000001, HotPathFunctions1763900000002];
+  let dataSource: DataSource;
+
+  const open = async (migrations: DatabaseOptions['migrations']) => {
+    const ds = new DataSource(dataSourceOptions(url, { schema: 'rooms', entities: [], migrations }));
+    await ds.initialize();
+    return ds;
+  };
+
+  beforeAll(async () => {
+    await stack.ensureDatabase(url);
+  });
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await stack.dropDatabase(url);
+  });
+
+  it('moves five-row ballots into one row and back', async () => {
+    dataSource = await open(before);
+    await migrate(dataSource, 'rooms');
+    const [{ id }] = await dataSource.query(
+      `INSERT INTO "rooms"."rooms" (code, state, created_by_user_id) VALUES ('MIG001', 'voting', 'host') RETURNING id`,
+    );
+    await dataSource.query(
+      `INSERT INTO "rooms"."members" (room_id, user_id, user_name) VALUES ($1, 'host', 'Hana'), ($1, 'gus', 'Gus'), ($1, 'ola', 'Ola')`,
+      [id],
+    );
+    const places = ['p1', 'p2', 'p3', 'p4', 'p5'];
+    for (const [position, placeId] of places.entries()) {
+      await dataSource.query(
+        `INSERT INTO "rooms"."room_places" (room_id, position, place_id, data) VALUES ($1, $2, $3, $4)`,
+        [id, position, placeId, { id: placeId }],
+      );
+    }
+    // The old shape: a ballot row and one vote row per place, written by the old function.
+    const oldVote = (user: string) =>
+      dataSource.query(`SELECT "rooms"."cast_ballot"($1, $2, $3, $4, 5) AS cast`, [
+        id,
+        user,
+        places,
+        places.map((p) => (p === 'p1' || user === 'host' ? 'up' : 'down')),
+      ]);
+    expect((await oldVote('host'))[0].cast).toEqual({ batchIndex: 0, usersVoted: ['host'] });
+    await oldVote('gus');
+    await dataSource.destroy();
+
+    dataSource = await open([...before, BallotVotesInOneRow1763900000003]);
+    expect(await migrate(dataSource, 'rooms')).toEqual(['BallotVotesInOneRow1763900000003']);
+    const rows = await dataSource.query(
+      `SELECT user_id, place_ids, vote_types FROM "rooms"."ballot_submissions" ORDER BY user_id`,
+    );
+    expect(rows).toEqual([
+      { user_id: 'gus', place_ids: places, vote_types: ['up', 'down', 'down', 'down', 'down'] },
+      { user_id: 'host', place_ids: places, vote_types: ['up', 'up', 'up', 'up', 'up'] },
+    ]);
+    // The last ballot, through the new function, closes the batch with everyone's votes.
+    const [{ cast }] = await dataSource.query(`SELECT "rooms"."cast_ballot"($1, 'ola', $2, $3, 5) AS cast`, [
+      id,
+      places,
+      places.map((p) => (p === 'p1' ? 'up' : 'down')),
+    ]);
+    expect(cast.usersVoted).toEqual(['host', 'gus', 'ola']);
+    expect(cast.places.map((p: { id: string }) => p.id)).toEqual(places);
+    expect(cast.votes).toHaveLength(15);
+    expect(cast.votes).toContainEqual({ userId: 'gus', placeId: 'p1', voteType: 'up' });
+    // A ballot whose arrays disagree is refused by the table itself.
+    await expect(
+      dataSource.query(
+        `INSERT INTO "rooms"."ballot_submissions" (room_id, batch_index, user_id, place_ids, vote_types)
+         VALUES ($1, 1, 'gus', '{p1,p2}', '{up}')`,
+        [id],
+      ),
+    ).rejects.toThrow(/ballot_submissions_votes_check/);
+
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    const votes = await dataSource.query(
+      `SELECT user_id, count(*)::int AS n, count(*) FILTER (WHERE vote_type = 'up')::int AS up
+         FROM "rooms"."votes" GROUP BY user_id ORDER BY user_id`,
+    );
+    expect(votes).toEqual([
+      { user_id: 'gus', n: 5, up: 1 },
+      { user_id: 'host', n: 5, up: 5 },
+      { user_id: 'ola', n: 5, up: 1 },
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * `npm run bench:rest -- [--connections 64] [--requests 10000] [--seconds 10] [--room-size 5]
+ * `npm run bench:rest -- [--connections 40] [--requests 10000] [--seconds 10] [--room-size 5]
  *                        [--rate 3000] [--rate-seconds 5] [--json]`
  *
  * 1. Throughput: autocannon with `--connections` in flight through the gateway against join, vote and
@@ -163,7 +163,7 @@ async function bare(label, client, count, connections, payload, onAnswer = (_ans
 }
 
 async function main(args = parseArgs()) {
-  const connections = Number(args.connections ?? 64);
+  const connections = Number(args.connections ?? 40);
   const amount = Number(args.requests ?? 10_000);
   const seconds = Number(args.seconds ?? 10);
   const roomSize = Number(args['room-size'] ?? 5);

@@ -3,45 +3,34 @@ import { Batcher } from './batcher';
 describe('Batcher', () => {
   it('runs calls made in the same turn as one batch, answering each with its own output', async () => {
     const batches: number[][] = [];
-    const batcher = new Batcher<number, number>(
-      async (inputs) => {
-        batches.push(inputs);
-        return inputs.map((n) => n * 10);
-      },
-      async (n) => n * 10,
-    );
+    const batcher = new Batcher<number, number>(async (inputs) => {
+      batches.push(inputs);
+      return inputs.map((n) => n * 10);
+    });
     const answers = await Promise.all([1, 2, 3].map((n) => batcher.call(n)));
     expect(answers).toEqual([10, 20, 30]);
     expect(batches).toEqual([[1, 2, 3]]);
-    // A call alone takes the single path.
+    // A call alone is a batch of one.
     expect(await batcher.call(4)).toBe(40);
-    expect(batches).toHaveLength(1);
+    expect(batches).toEqual([[1, 2, 3], [4]]);
   });
 
   it('splits batches above the maximum size', async () => {
     const sizes: number[] = [];
-    const batcher = new Batcher<number, number>(
-      async (inputs) => {
-        sizes.push(inputs.length);
-        return inputs;
-      },
-      async (n) => n,
-      2,
-    );
+    const batcher = new Batcher<number, number>(async (inputs) => {
+      sizes.push(inputs.length);
+      return inputs;
+    }, 2);
     expect(await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.call(n)))).toEqual([1, 2, 3, 4, 5]);
-    expect(sizes).toEqual([2, 2]); // and the fifth ran alone
+    expect(sizes).toEqual([2, 2, 1]);
   });
 
   it('runs each call alone when the batch fails, so one bad call fails only itself', async () => {
-    const batcher = new Batcher<number, number>(
-      async () => {
-        throw new Error('deadlock detected');
-      },
-      async (n) => {
-        if (n === 2) throw new Error('bad input');
-        return n;
-      },
-    );
+    const batcher = new Batcher<number, number>(async (inputs) => {
+      if (inputs.length > 1) throw new Error('deadlock detected');
+      if (inputs[0] === 2) throw new Error('bad input');
+      return inputs;
+    });
     const results = await Promise.allSettled([1, 2, 3].map((n) => batcher.call(n)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('bad input'));

@@ -7,7 +7,8 @@ interface Pending<In, Out> {
 /**
  * Runs the calls that arrive in the same turn of the event loop as one batch: one statement, one round
  * trip and one commit in PostgreSQL for all of them instead of one each. A busy rooms process reads its
- * requests off the transport many at a time, so they arrive together; an idle one runs each call alone.
+ * requests off the transport many at a time, so they arrive together; an idle one runs each call as a
+ * batch of one.
  */
 export class Batcher<In, Out> {
   private queue: Pending<In, Out>[] = [];
@@ -15,7 +16,6 @@ export class Batcher<In, Out> {
   constructor(
     /** Answers one output per input, in the inputs' order. */
     private readonly runBatch: (inputs: In[]) => Promise<Out[]>,
-    private readonly runOne: (input: In) => Promise<Out>,
     private readonly maxSize = 64,
   ) {}
 
@@ -30,24 +30,16 @@ export class Batcher<In, Out> {
   }
 
   private async run(batch: Pending<In, Out>[]): Promise<void> {
-    if (batch.length === 1) return this.runAlone(batch[0]);
     let outputs: Out[];
     try {
       outputs = await this.runBatch(batch.map((call) => call.input));
-    } catch {
+    } catch (err) {
+      if (batch.length === 1) return batch[0].reject(err);
       // The whole statement failed (two batches deadlocked, say): no call may fail for another's sake,
       // so each runs alone and answers for itself.
-      for (const call of batch) void this.runAlone(call);
+      for (const call of batch) void this.run([call]);
       return;
     }
     batch.forEach((call, index) => call.resolve(outputs[index]));
-  }
-
-  private async runAlone(call: Pending<In, Out>): Promise<void> {
-    try {
-      call.resolve(await this.runOne(call.input));
-    } catch (err) {
-      call.reject(err);
-    }
   }
 }

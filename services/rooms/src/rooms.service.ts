@@ -100,32 +100,21 @@ interface JoinInput {
 @Injectable()
 export class RoomsService {
   /** Joins arriving together run as one statement (see `rooms.join_room` in the migrations). */
-  private readonly joins = new Batcher<JoinInput, JoinedRoom | RoomRefusal>(
-    async (inputs) => {
-      // In room id order, as ballots take their locks (PostgreSQL runs volatile calls after the sort).
-      const rows = await preparedQuery<{ n: string; joined: JoinedRoom | RoomRefusal }>(
-        this.dataSource,
-        'rooms.join-batch',
-        `SELECT a.n, "rooms"."join_room"(a.code, a.user_id, a.user_name) AS joined
+  private readonly joins = new Batcher<JoinInput, JoinedRoom | RoomRefusal>(async (inputs) => {
+    // In room id order, as ballots take their locks (PostgreSQL runs volatile calls after the sort).
+    const rows = await preparedQuery<{ n: string; joined: JoinedRoom | RoomRefusal }>(
+      this.dataSource,
+      'rooms.join-batch',
+      `SELECT a.n, "rooms"."join_room"(a.code, a.user_id, a.user_name) AS joined
            FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) WITH ORDINALITY AS a(code, user_id, user_name, n)
            LEFT JOIN "rooms"."rooms" r ON r.code = a.code AND r.state <> 'closed'
           ORDER BY r.id NULLS FIRST, a.n`,
-        [inputs.map((i) => i.code), inputs.map((i) => i.userId), inputs.map((i) => i.userName)],
-      );
-      const outputs = new Array<JoinedRoom | RoomRefusal>(inputs.length);
-      for (const row of rows) outputs[Number(row.n) - 1] = row.joined;
-      return outputs;
-    },
-    async ({ code, userId, userName }) =>
-      (
-        await preparedQuery<{ joined: JoinedRoom | RoomRefusal }>(
-          this.dataSource,
-          'rooms.join',
-          'SELECT "rooms"."join_room"($1, $2, $3) AS joined',
-          [code, userId, userName],
-        )
-      )[0].joined,
-  );
+      [inputs.map((i) => i.code), inputs.map((i) => i.userId), inputs.map((i) => i.userName)],
+    );
+    const outputs = new Array<JoinedRoom | RoomRefusal>(inputs.length);
+    for (const row of rows) outputs[Number(row.n) - 1] = row.joined;
+    return outputs;
+  });
 
   constructor(
     private readonly config: PlatformConfig,

@@ -42,41 +42,28 @@ export class VotingService {
    * Ballots arriving together run as one statement (see `rooms.cast_ballot` in the migrations), taking
    * their rooms' locks in room id order so that two batches never wait for each other in a circle.
    */
-  private readonly ballots = new Batcher<BallotInput, CastBallot | RoomRefusal>(
-    async (inputs) => {
-      const order = inputs
-        .map((_, index) => index)
-        .sort((a, b) => compare(inputs[a].roomId, inputs[b].roomId));
-      const sorted = order.map((index) => inputs[index]);
-      const rows = await preparedQuery<{ cast: CastBallot | RoomRefusal }>(
-        this.dataSource,
-        'rooms.vote-batch',
-        `SELECT "rooms"."cast_ballot"(a.room_id, a.user_id,
+  private readonly ballots = new Batcher<BallotInput, CastBallot | RoomRefusal>(async (inputs) => {
+    const order = inputs.map((_, index) => index).sort((a, b) => compare(inputs[a].roomId, inputs[b].roomId));
+    const sorted = order.map((index) => inputs[index]);
+    const rows = await preparedQuery<{ cast: CastBallot | RoomRefusal }>(
+      this.dataSource,
+      'rooms.vote-batch',
+      `SELECT "rooms"."cast_ballot"(a.room_id, a.user_id,
                   ARRAY(SELECT jsonb_array_elements_text(a.votes->0)), ARRAY(SELECT jsonb_array_elements_text(a.votes->1)),
                   $4) AS cast
            FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) WITH ORDINALITY AS a(room_id, user_id, votes, n)
           ORDER BY a.n`,
-        [
-          sorted.map((i) => i.roomId),
-          sorted.map((i) => i.userId),
-          sorted.map((i) => JSON.stringify([i.votes.map((v) => v.placeId), i.votes.map((v) => v.voteType)])),
-          PLACES_PER_BATCH,
-        ],
-      );
-      const outputs = new Array<CastBallot | RoomRefusal>(inputs.length);
-      order.forEach((index, position) => (outputs[index] = rows[position].cast));
-      return outputs;
-    },
-    async ({ roomId, userId, votes }) =>
-      (
-        await preparedQuery<{ cast: CastBallot | RoomRefusal }>(
-          this.dataSource,
-          'rooms.vote',
-          'SELECT "rooms"."cast_ballot"($1, $2, $3, $4, $5) AS cast',
-          [roomId, userId, votes.map((v) => v.placeId), votes.map((v) => v.voteType), PLACES_PER_BATCH],
-        )
-      )[0].cast,
-  );
+      [
+        sorted.map((i) => i.roomId),
+        sorted.map((i) => i.userId),
+        sorted.map((i) => JSON.stringify([i.votes.map((v) => v.placeId), i.votes.map((v) => v.voteType)])),
+        PLACES_PER_BATCH,
+      ],
+    );
+    const outputs = new Array<CastBallot | RoomRefusal>(inputs.length);
+    order.forEach((index, position) => (outputs[index] = rows[position].cast));
+    return outputs;
+  });
 
   constructor(
     private readonly rooms: RoomsService,

@@ -10,6 +10,12 @@ import { GatewayConfig } from '../gateway.config';
 
 export const SESSION_COOKIE = 'fv_session';
 
+/** The session JWT of a request: the httpOnly cookie (browsers) or a bearer header (API clients), or null. */
+export const sessionToken = ExtractJwt.fromExtractors([
+  (req: Request) => (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE] ?? null,
+  ExtractJwt.fromAuthHeaderAsBearerToken(),
+]);
+
 /**
  * passport-jwt strategy: the session JWT comes from the httpOnly cookie (browsers) or a bearer header
  * (API clients, the host's start/next-batch calls). A valid signature is not enough: the token must not
@@ -22,10 +28,7 @@ export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
     @Inject(REDIS) private readonly redis: Redis,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromExtractors([
-        (req: Request) => (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE] ?? null,
-        ExtractJwt.fromAuthHeaderAsBearerToken(),
-      ]),
+      jwtFromRequest: sessionToken,
       // jsonwebtoken takes a KeyObject (made once) though passport-jwt's types only name string | Buffer.
       secretOrKey: secretKey(config.JWT_SECRET) as unknown as Buffer,
       algorithms: ['HS256'],

@@ -9,7 +9,7 @@ import {
   verifyMemberToken,
 } from '@forkvote/platform';
 import type { CookieOptions, Request, Response } from 'express';
-import { SESSION_COOKIE } from '../auth/session';
+import { sessionToken } from '../auth/session';
 import { GatewayConfig } from '../gateway.config';
 
 /** Like SessionGuard, but lets anonymous requests through with no user (join works for guests too). */
@@ -20,10 +20,8 @@ export class OptionalSessionGuard extends AuthGuard('session') {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    // A guest brings neither a session cookie nor a bearer token: nothing for passport to check.
-    const req = context.switchToHttp().getRequest<Request>();
-    const cookies = req.cookies as Record<string, string> | undefined;
-    if (!cookies?.[SESSION_COOKIE] && !req.headers.authorization) return true;
+    // A guest brings no session token at all: nothing for passport to check.
+    if (!sessionToken(context.switchToHttp().getRequest<Request>())) return true;
     try {
       return (await super.canActivate(context)) as boolean;
     } catch {

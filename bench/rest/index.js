@@ -115,15 +115,27 @@ function keptAliveClient(url) {
     });
 }
 
+/** Makes `count` calls with `inFlight` at a time; their latencies in ms and the seconds it all took. */
+async function timedCalls(count, inFlight, send) {
+  const latencies = [];
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) {
+        const index = next++;
+        const t = process.hrtime.bigint();
+        await send(index);
+        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    }),
+  );
+  return { latencies, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
 /** `count` calls one after another; their latency percentiles in ms. */
 async function oneAtATime(count, send) {
-  const latencies = [];
-  for (let i = 0; i < count; i++) {
-    const started = process.hrtime.bigint();
-    await send(i);
-    latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  return percentiles(latencies);
+  return percentiles((await timedCalls(count, 1, send)).latencies);
 }
 
 /**
@@ -131,25 +143,14 @@ async function oneAtATime(count, send) {
  * @returns {Promise<Row>}
  */
 async function bare(label, client, count, connections, payload, onAnswer = (_answer, _index) => {}) {
-  const latencies = [];
   let errors = 0;
-  let next = 0;
-  const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (next < count) {
-        const index = next++;
-        const [pattern, data] = payload(index);
-        const t = process.hrtime.bigint();
-        await callService(client, pattern, data).then(
-          (answer) => onAnswer(answer, index),
-          () => (errors += 1),
-        );
-        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-      }
-    }),
-  );
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const { latencies, seconds } = await timedCalls(count, connections, (index) => {
+    const [pattern, data] = payload(index);
+    return callService(client, pattern, data).then(
+      (answer) => onAnswer(answer, index),
+      () => (errors += 1),
+    );
+  });
   const p = percentiles(latencies);
   return {
     call: label,

@@ -293,6 +293,8 @@ async function startTestStack(options = {}) {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       PLACES_PROVIDER: 'demo',
+      // Where the test's browser finds the gateway: state changes must come from this origin.
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...options.env,
     },
   });

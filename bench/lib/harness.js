@@ -63,7 +63,10 @@ async function subscribedHost(url) {
     recaptchaToken: 'dev-recaptcha-token',
   });
   const { stripeCheckoutUrl } = await registered.json();
-  await call(url, 'POST', `${stripeCheckoutUrl}/complete`);
+  // Only the registering browser (its checkout cookie) may complete a local checkout.
+  await call(url, 'POST', `${stripeCheckoutUrl}/complete`, undefined, {
+    Cookie: cookieOf(registered, 'fv_checkout'),
+  });
   const login = await call(url, 'POST', '/api/v1/auth/login', { email, password: 'bench-password' });
   return cookieOf(login, 'fv_session');
 }

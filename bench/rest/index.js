@@ -24,7 +24,7 @@ const {
   loadConfig,
   PlatformConfig,
   callService,
-  verifyMemberToken,
+  tokenKeys,
 } = require('../../libs/platform/dist');
 const {
   call,
@@ -312,7 +312,7 @@ async function main(args = parseArgs()) {
         const answer = await callService(client, ROOMS.join, {
           body: { waitingRoomId: straight[i % straight.length].code, userName: 'Guest' },
         });
-        const claims = verifyMemberToken(answer.memberToken, config.JWT_SECRET);
+        const claims = tokenKeys(config).verify('room-member', answer.memberToken);
         serviceMembers.push({ roomId: claims.roomId, code: claims.code, userId: claims.userId });
       });
       const voteGateway = await oneAtATime(hopRequests, (i) => {
@@ -396,7 +396,7 @@ async function main(args = parseArgs()) {
           ],
           (answer) => {
             // The member token carries the room id, which the gateway would take from the room cookie.
-            const claims = verifyMemberToken(answer.memberToken, config.JWT_SECRET);
+            const claims = tokenKeys(config).verify('room-member', answer.memberToken);
             bareMembers.push({ roomId: claims.roomId, code: claims.code, userId: claims.userId });
           },
         ),

@@ -44,8 +44,26 @@ export interface StripeInformation {
   stripeCustomer: { id: string; email: string; created: number } | null;
   customerPortalUrl: string | null;
   stripeSubscriptions: StripeSubscriptionShape[];
+  /** Present when billing runs the local test-mode checkout (BILLING_MODE=test): nothing is charged. */
+  testMode?: true;
 }
 
 export interface CheckoutAnswer {
   stripeCheckoutUrl: string;
+  testMode?: true;
+  /**
+   * Local test-mode checkouts only, between services: the secret that lets the registering browser
+   * complete its checkout. The gateway moves it into an httpOnly cookie and never sends it in a body.
+   */
+  checkoutSecret?: string;
 }
+
+/** Who is completing, viewing or cancelling a local checkout: its owner's session, or its secret. */
+export interface LocalCheckoutAccess {
+  id: string;
+  userId?: string | null;
+  secret?: string | null;
+}
+
+/** The httpOnly cookie holding a local checkout's secret, scoped to the checkout pages. */
+export const CHECKOUT_COOKIE = 'fv_checkout';

@@ -12,6 +12,8 @@ export interface ServiceHealthReport {
   instance: string;
   database: DependencyHealth;
   redis: DependencyHealth;
+  /** How the service runs where that matters to an operator, e.g. billing's 'test mode'. */
+  mode?: string;
 }
 
 /** One service as the gateway sees it: the round trip over the transport plus the service's own report. */
@@ -22,6 +24,7 @@ export interface ServiceHealth {
   instance?: string;
   database?: DependencyHealth;
   redis?: DependencyHealth;
+  mode?: string;
   error?: string;
 }
 

@@ -31,4 +31,7 @@ export const MESSAGES = {
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
   invalidPlan: 'Please choose a plan: monthly, yearly or lifetime.',
   alreadySubscribed: 'You already have an active subscription.',
+  serviceUnavailable: 'ForkVote is briefly unavailable. Please try again in a moment.',
+  jsonOnly: 'Requests must be sent as application/json.',
+  crossOrigin: 'This request came from another site and was refused.',
 } as const;

@@ -11,6 +11,7 @@ export const AUTH = {
   register: 'auth.register',
   login: 'auth.login',
   verify: 'auth.verify',
+  checkSession: 'auth.session.check',
   logout: 'auth.logout',
   subscribe: 'auth.subscribe',
   requestPasswordReset: 'auth.password.requestReset',

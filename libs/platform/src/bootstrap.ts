@@ -62,9 +62,14 @@ function startProbeServer(app: INestMicroservice, port: number): Server {
  * The body of every service's `main.ts`: validate config (a bad value stops the process with a message
  * naming it), start, and on SIGTERM/SIGINT finish in-flight requests before exiting.
  */
-export async function runService(service: string, module: Type<unknown>): Promise<void> {
+export async function runService(
+  service: string,
+  module: Type<unknown>,
+  configClass: new () => PlatformConfig = PlatformConfig,
+): Promise<void> {
   try {
-    const config = loadConfig(PlatformConfig);
+    // The service's own class, so a bad or missing variable stops it here, named, before Nest starts.
+    const config = loadConfig(configClass);
     await startService(service, module, config);
     createLogger(service, config).log(`${service} service is listening`);
   } catch (err) {

@@ -26,3 +26,39 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('production configuration', () => {
+  const strong = 'x'.repeat(32);
+  const refusal = (env: NodeJS.ProcessEnv) => {
+    try {
+      loadConfig(PlatformConfig, { NODE_ENV: 'production', ...env });
+      return '';
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+
+  it.each([
+    ['unset (the development secret)', {}],
+    ['a placeholder', { JWT_SECRET: 'please-change-me-to-something-long-enough' }],
+    ['shorter than 32 bytes', { JWT_SECRET: 'x'.repeat(31) }],
+  ])('refuses a JWT_SECRET that is %s, without repeating it', (_, env: NodeJS.ProcessEnv) => {
+    const message = refusal(env);
+    expect(message).toContain('JWT_SECRET=');
+    if (env.JWT_SECRET) expect(message).not.toContain(env.JWT_SECRET);
+  });
+
+  it('counts bytes, not characters, and accepts a strong secret and an empty previous one', () => {
+    expect(refusal({ JWT_SECRET: 'é'.repeat(16) })).toBe('');
+    expect(refusal({ JWT_SECRET: strong })).toBe('');
+    expect(refusal({ JWT_SECRET: strong, JWT_SECRET_PREVIOUS: 'CHANGE-ME' })).toContain(
+      'JWT_SECRET_PREVIOUS=',
+    );
+  });
+
+  it('masks credentials in a URL it refuses', () => {
+    const message = refusal({ JWT_SECRET: strong, DATABASE_URL: 'mysql://admin:hunter2@db/x' });
+    expect(message).toContain('DATABASE_URL="mysql://***@db/x"');
+    expect(message).not.toContain('hunter2');
+  });
+});

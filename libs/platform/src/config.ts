@@ -8,14 +8,79 @@ import {
   Matches,
   Max,
   Min,
-  MinLength,
-  NotEquals,
-  ValidateIf,
+  ValidateBy,
+  ValidationArguments,
   validateSync,
 } from 'class-validator';
 
 /** Only for development and tests; production refuses to start with it. */
 export const DEV_JWT_SECRET = 'forkvote-development-secret-do-not-use-in-production';
+
+const isProduction = (args: ValidationArguments | undefined) =>
+  (args?.object as { NODE_ENV?: string } | undefined)?.NODE_ENV === 'production';
+
+/**
+ * A variable production cannot do without: empty means a development fallback (a local checkout, a dev
+ * bot check, a mail outbox), which production never uses unless `allowedFallback` says the operator
+ * asked for it explicitly. Outside production an empty value is fine.
+ */
+export const RequiredInProduction = (
+  message: string,
+  allowedFallback: (config: never) => boolean = () => false,
+): PropertyDecorator =>
+  ValidateBy({
+    name: 'requiredInProduction',
+    validator: {
+      validate: (value: unknown, args) =>
+        !isProduction(args) ||
+        allowedFallback(args?.object as never) ||
+        (typeof value === 'string' && value !== ''),
+      defaultMessage: () => message,
+    },
+  });
+
+/**
+ * A signing secret: in production at least 32 bytes and not a placeholder shipped in deploy/ or compose
+ * (anything containing CHANGE-ME) nor the development secret. Empty passes when `optional`.
+ */
+const SigningSecret = (name: string, optional: boolean): PropertyDecorator =>
+  ValidateBy({
+    name: 'signingSecret',
+    validator: {
+      validate: (value: unknown, args) => {
+        if (typeof value !== 'string') return false;
+        if (optional && value === '') return true;
+        if (!isProduction(args)) return value.length > 0;
+        return Buffer.byteLength(value) >= 32 && !/CHANGE-ME/i.test(value) && value !== DEV_JWT_SECRET;
+      },
+      defaultMessage: () =>
+        `${name} must be a secret of your own in production: at least 32 bytes, not a placeholder containing CHANGE-ME, not the development secret`,
+    },
+  });
+
+/** `true` or `false`; empty means the default given where the setting is used. */
+export const FlagSetting = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'flagSetting',
+    validator: {
+      validate: (value: unknown) => value === '' || value === 'true' || value === 'false',
+      defaultMessage: (args) => `${args?.property} must be true or false`,
+    },
+  });
+
+/** A development fallback is on outside production, and in production only when its flag says `true`. */
+export function devFallbackEnabled(config: { NODE_ENV: string }, flag: '' | 'true' | 'false'): boolean {
+  return flag === '' ? config.NODE_ENV !== 'production' : flag === 'true';
+}
+
+/** Variables whose values are never repeated in a configuration error. */
+const SECRET_VARIABLE = /SECRET|PASSWORD|TOKEN|_KEY$/;
+
+/** A value as a configuration error may show it: secrets hidden, credentials in a URL masked. */
+function shown(name: string, value: string | undefined): string {
+  if (value && SECRET_VARIABLE.test(name)) return '(hidden)';
+  return JSON.stringify((value ?? '').replace(/\/\/[^/@\s]*@/, '//***@'));
+}
 
 const toNumber = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -84,12 +149,16 @@ export class PlatformConfig {
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'PUBLIC_URL must be an http(s) URL' })
   PUBLIC_URL = 'http://localhost:3000';
 
-  /** Signs session tokens (auth) and verifies them (gateway). */
-  @IsString()
-  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
-  @ValidateIf((config: PlatformConfig) => config.NODE_ENV === 'production')
-  @NotEquals(DEV_JWT_SECRET, { message: 'JWT_SECRET must be set to a secret of your own in production' })
+  /**
+   * The root of every token key: session, room-member and room-host tokens are each signed with a key
+   * derived from it (HKDF), so no kind can pass for another.
+   */
+  @SigningSecret('JWT_SECRET', false)
   JWT_SECRET = DEV_JWT_SECRET;
+
+  /** During a rotation, the secret before JWT_SECRET: tokens it signed still verify until they expire. */
+  @SigningSecret('JWT_SECRET_PREVIOUS', true)
+  JWT_SECRET_PREVIOUS = '';
 
   /**
    * Whether a service applies its migrations when it starts. Kubernetes runs them once in a Job instead
@@ -122,7 +191,7 @@ export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.Proce
   if (errors.length > 0) {
     const lines = errors.map((e) => {
       const messages = Object.values(e.constraints ?? {}).join('; ');
-      return `  ${e.property}=${JSON.stringify(env[e.property] ?? null)}: ${messages}`;
+      return `  ${e.property}=${shown(e.property, env[e.property])}: ${messages}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }

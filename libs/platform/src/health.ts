@@ -1,4 +1,4 @@
-import { Controller, Inject, Type } from '@nestjs/common';
+import { Controller, Inject, Optional, Type } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { DependencyHealth, ServiceHealthReport } from '@forkvote/contracts';
 import Redis from 'ioredis';
@@ -36,6 +36,9 @@ export function instanceName(): string {
   return process.env.INSTANCE_ID || `${hostname()}:${process.pid}`;
 }
 
+/** Optional provider: a service's mode for operators (billing's 'test mode'), shown in health answers. */
+export const SERVICE_MODE = Symbol('SERVICE_MODE');
+
 /** The `<service>.health` handler every service registers: its own view of its database and Redis. */
 export function serviceHealthController(service: string, pattern: string): Type<unknown> {
   @Controller()
@@ -43,6 +46,7 @@ export function serviceHealthController(service: string, pattern: string): Type<
     constructor(
       @Inject(DataSource) private readonly dataSource: DataSource,
       @Inject(REDIS) private readonly redis: Redis,
+      @Optional() @Inject(SERVICE_MODE) private readonly mode?: string,
     ) {}
 
     @MessagePattern(pattern)
@@ -51,7 +55,13 @@ export function serviceHealthController(service: string, pattern: string): Type<
         checkDependency(() => this.dataSource.query('SELECT 1')),
         checkDependency(() => this.redis.ping()),
       ]);
-      return { service, instance: instanceName(), database, redis };
+      return {
+        service,
+        instance: instanceName(),
+        database,
+        redis,
+        ...(this.mode ? { mode: this.mode } : {}),
+      };
     }
   }
   return ServiceHealthController;

@@ -10,5 +10,5 @@ export * from './platform.module';
 export * from './bootstrap';
 export * from './session-keys';
 export * from './validate';
-export * from './room-tokens';
+export * from './tokens';
 export * from './room-events';

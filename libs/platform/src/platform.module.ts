@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { HEALTH_PATTERNS, ServiceName } from '@forkvote/contracts';
 import { loadConfig, PlatformConfig } from './config';
 import { DatabaseModule, DatabaseOptions } from './database';
-import { serviceHealthController } from './health';
+import { SERVICE_MODE, serviceHealthController } from './health';
 import { RedisModule } from './redis';
 import { createServiceClient } from './transport';
 import { StreamsClient } from './transport/streams.client';
@@ -38,10 +38,12 @@ class ConfigHostModule {
  */
 @Module({})
 export class PlatformModule {
-  static forService(
+  static forService<C extends PlatformConfig>(
     service: ServiceName,
     database: Omit<DatabaseOptions, 'schema'>,
-    configClass: new () => PlatformConfig = PlatformConfig,
+    configClass: new () => C = PlatformConfig as new () => C,
+    /** How the service runs where an operator must know (billing: 'test mode'), for its health answer. */
+    mode?: (config: C) => string,
   ): DynamicModule {
     return {
       module: PlatformModule,
@@ -52,7 +54,10 @@ export class PlatformModule {
         DatabaseModule.forService({ schema: service, ...database }),
       ],
       controllers: [serviceHealthController(service, HEALTH_PATTERNS[service])],
-      providers: [clientProvider],
+      providers: [
+        clientProvider,
+        ...(mode ? [{ provide: SERVICE_MODE, inject: [configClass], useFactory: mode }] : []),
+      ],
       exports: [SERVICE_CLIENT],
     };
   }

@@ -1,10 +1,12 @@
 /**
- * Redis keys of session revocation, written by auth (logout, password reset) and read by every gateway
- * replica on each authenticated request, so a copied cookie stops working everywhere at once.
+ * Redis keys caching the state of a session (a login token), written by auth and read by every gateway
+ * replica on each authenticated request. The record itself is auth's `sessions` table in PostgreSQL: a
+ * missing key (evicted, expired, or a Redis that restarted empty) is asked of auth, never taken as live.
  */
 export const sessionKeys = {
-  /** Present while a logged-out token would still be valid. */
-  revoked: (prefix: string, jti: string) => `${prefix}:session:revoked:${jti}`,
-  /** Tokens of this user issued before this epoch second are refused (set on password reset). */
-  validAfter: (prefix: string, userId: string) => `${prefix}:session:valid-after:${userId}`,
+  /** 'live' or 'revoked'. */
+  state: (prefix: string, jti: string) => `${prefix}:session:${jti}`,
 };
+
+/** How long a gateway trusts a cached 'live' answer before asking auth again. */
+export const LIVE_SESSION_CACHE_SECONDS = 300;

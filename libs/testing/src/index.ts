@@ -4,7 +4,11 @@ import { EventStreamClient } from './event-stream';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const stackModule = require('../../../scripts/stack') as {
-  startTestStack(options?: { env?: Record<string, string>; services?: string[] }): Promise<TestStack>;
+  startTestStack(options?: {
+    env?: Record<string, string>;
+    services?: string[];
+    output?: (line: string) => void;
+  }): Promise<TestStack>;
   freePort(): Promise<number>;
 };
 
@@ -19,9 +23,15 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-/** Starts all services and the gateway against a fresh database and Redis prefix, and waits for health. */
-export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
-  const stack = await stackModule.startTestStack({ env });
+/**
+ * Starts all services and the gateway against a fresh database and Redis prefix, and waits for health.
+ * `output` receives every line each process prints (prefixed with its name); by default it is dropped.
+ */
+export async function startTestStack(
+  env: Record<string, string> = {},
+  output?: (line: string) => void,
+): Promise<TestStack> {
+  const stack = await stackModule.startTestStack({ env, output });
   try {
     await stack.waitHealthy(60_000);
   } catch (err) {
@@ -58,6 +68,19 @@ export interface TestUser {
   cookie: string;
 }
 
+/** A valid register body: a fresh email, the development bot-check token, terms accepted. */
+export function registration(overrides: Partial<Record<string, unknown>> = {}) {
+  return {
+    email: uniqueEmail('reg'),
+    password: 'secret12',
+    name: 'Reg Ister',
+    plan: 'monthly' as Plan,
+    acceptTermsOfService: true,
+    recaptchaToken: DEV_RECAPTCHA_TOKEN,
+    ...overrides,
+  };
+}
+
 /** Registers, completes the offline checkout for `plan`, and logs in. */
 export async function signUp(baseUrl: string, plan: Plan = 'monthly', name = 'Test User'): Promise<TestUser> {
   const email = uniqueEmail(name.split(' ')[0].toLowerCase());
@@ -68,7 +91,10 @@ export async function signUp(baseUrl: string, plan: Plan = 'monthly', name = 'Te
     .set('X-Forwarded-For', ip)
     .send({ email, password, name, plan, acceptTermsOfService: true, recaptchaToken: DEV_RECAPTCHA_TOKEN })
     .expect(200);
-  await request(baseUrl).post(`${registered.body.stripeCheckoutUrl}/complete`).expect(303);
+  await request(baseUrl)
+    .post(`${registered.body.stripeCheckoutUrl}/complete`)
+    .set('Cookie', checkoutCookie(registered.headers['set-cookie']))
+    .expect(303);
   const cookie = await login(baseUrl, email, password, false, ip);
   return { email, password, name, cookie };
 }
@@ -89,10 +115,19 @@ export async function login(
 }
 
 export function sessionCookie(setCookie: string | string[] | undefined): string {
+  return cookieNamed('fv_session', setCookie);
+}
+
+/** The local checkout's secret cookie, which register and subscribe set: `fv_checkout=…`. */
+export function checkoutCookie(setCookie: string | string[] | undefined): string {
+  return cookieNamed('fv_checkout', setCookie);
+}
+
+export function cookieNamed(name: string, setCookie: string | string[] | undefined): string {
   const cookies = ([] as string[]).concat(setCookie ?? []);
-  const session = cookies.find((c) => c.startsWith('fv_session='));
-  if (!session) throw new Error(`No session cookie in ${JSON.stringify(cookies)}`);
-  return session.split(';')[0];
+  const found = cookies.find((c) => c.startsWith(`${name}=`));
+  if (!found) throw new Error(`No ${name} cookie in ${JSON.stringify(cookies)}`);
+  return found.split(';')[0];
 }
 export * from './event-stream';
 

@@ -1,4 +1,5 @@
 import { runService } from '@forkvote/platform';
+import { AuthConfig } from './auth.config';
 import { AuthModule } from './auth.module';
 
-void runService('auth', AuthModule);
+void runService('auth', AuthModule, AuthConfig);

@@ -19,32 +19,31 @@ export class BillingEventsService {
   constructor(private readonly dataSource: DataSource) {}
 
   apply(event: BillingEvent): Promise<ApplyResult> {
-    return this.dataSource.transaction(async (manager) => {
-      const inserted = await manager
-        .createQueryBuilder()
-        .insert()
-        .into(ProcessedEvent)
-        .values({ id: event.id, type: event.type })
-        .orIgnore()
-        .returning(['id'])
-        .execute();
-      if ((inserted.raw as unknown[]).length === 0) return 'duplicate';
+    return this.dataSource.transaction((manager) => this.applyIn(manager, event));
+  }
 
-      switch (event.type) {
-        case 'checkout.session.completed':
-          return this.checkoutCompleted(
-            manager,
-            event,
-            event.data.object as unknown as CheckoutSessionObject,
-          );
-        case 'customer.subscription.created':
-        case 'customer.subscription.updated':
-        case 'customer.subscription.deleted':
-          return this.subscriptionChanged(manager, event, event.data.object as unknown as SubscriptionObject);
-        default:
-          return 'ignored';
-      }
-    });
+  /** Applies `event` inside the caller's transaction (the local checkout completes in one). */
+  async applyIn(manager: EntityManager, event: BillingEvent): Promise<ApplyResult> {
+    const inserted = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(ProcessedEvent)
+      .values({ id: event.id, type: event.type })
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    if ((inserted.raw as unknown[]).length === 0) return 'duplicate';
+
+    switch (event.type) {
+      case 'checkout.session.completed':
+        return this.checkoutCompleted(manager, event, event.data.object as unknown as CheckoutSessionObject);
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        return this.subscriptionChanged(manager, event, event.data.object as unknown as SubscriptionObject);
+      default:
+        return 'ignored';
+    }
   }
 
   private async checkoutCompleted(

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
-import { BILLING, PLANS, Plan } from '@forkvote/contracts';
+import { BILLING, LocalCheckoutAccess, PLANS, Plan } from '@forkvote/contracts';
 import { fail, StreamsContext } from '@forkvote/platform';
 import { BillingService } from './billing.service';
 
@@ -55,18 +55,18 @@ export class BillingHandler {
   }
 
   @MessagePattern(BILLING.localCheckout)
-  localCheckout(@Payload() payload: { id: string }) {
-    return this.billing.localCheckout(String(payload?.id));
+  localCheckout(@Payload() payload: LocalCheckoutAccess) {
+    return this.billing.localCheckout(payload ?? { id: '' });
   }
 
   @MessagePattern(BILLING.completeLocalCheckout)
-  completeLocalCheckout(@Payload() payload: { id: string }) {
-    return this.billing.completeLocalCheckout(String(payload?.id));
+  completeLocalCheckout(@Payload() payload: LocalCheckoutAccess) {
+    return this.billing.completeLocalCheckout(payload ?? { id: '' });
   }
 
   @MessagePattern(BILLING.cancelLocalCheckout)
-  cancelLocalCheckout(@Payload() payload: { id: string }) {
-    return this.billing.cancelLocalCheckout(String(payload?.id));
+  cancelLocalCheckout(@Payload() payload: LocalCheckoutAccess) {
+    return this.billing.cancelLocalCheckout(payload ?? { id: '' });
   }
 
   @MessagePattern(BILLING.cancelLocalSubscription)

@@ -11,17 +11,22 @@ import { ProcessedEvent } from './entities/processed-event.entity';
 import { Subscription } from './entities/subscription.entity';
 import { Initial1763900000000 } from './migrations/1763900000000-initial';
 import { Subscriptions1763900000001 } from './migrations/1763900000001-subscriptions';
+import { CheckoutSecret1763900000002 } from './migrations/1763900000002-checkout-secret';
 import { LocalPaymentProvider } from './payments/local.provider';
 import { PAYMENT_PROVIDER } from './payments/payment-provider';
 import { StripePaymentProvider } from './payments/stripe.provider';
 
 export const billingDatabase = {
   entities: [Customer, Subscription, LocalCheckoutSession, ProcessedEvent],
-  migrations: [Initial1763900000000, Subscriptions1763900000001],
+  migrations: [Initial1763900000000, Subscriptions1763900000001, CheckoutSecret1763900000002],
 };
 
 @Module({
-  imports: [PlatformModule.forService('billing', billingDatabase, BillingConfig)],
+  imports: [
+    PlatformModule.forService('billing', billingDatabase, BillingConfig, (config) =>
+      config.paymentMode === 'test' ? 'test mode' : 'stripe',
+    ),
+  ],
   controllers: [BillingHandler],
   providers: [
     BillingService,
@@ -30,7 +35,9 @@ export const billingDatabase = {
       provide: PAYMENT_PROVIDER,
       inject: [BillingConfig, DataSource],
       useFactory: (config: BillingConfig, dataSource: DataSource) =>
-        config.STRIPE_SECRET_KEY ? new StripePaymentProvider(config) : new LocalPaymentProvider(dataSource),
+        config.paymentMode === 'stripe'
+          ? new StripePaymentProvider(config)
+          : new LocalPaymentProvider(dataSource),
     },
   ],
 })

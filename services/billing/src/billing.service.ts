@@ -1,8 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CheckoutAnswer, Entitlement, Plan, PLAN_CATALOG, StripeInformation } from '@forkvote/contracts';
+import {
+  CheckoutAnswer,
+  Entitlement,
+  LocalCheckoutAccess,
+  Plan,
+  PLAN_CATALOG,
+  StripeInformation,
+} from '@forkvote/contracts';
 import { fail } from '@forkvote/platform';
-import { randomBytes } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { BillingEventsService } from './billing-events.service';
 import { LocalCheckoutSession } from './entities/checkout-session.entity';
 import { Customer } from './entities/customer.entity';
@@ -13,6 +20,7 @@ import {
   PaymentProvider,
   SubscriptionObject,
 } from './payments/payment-provider';
+import { sha256 } from './payments/local.provider';
 
 const ENTITLED_STATUSES = new Set(['active', 'trialing']);
 const DAY = 86_400;
@@ -34,7 +42,7 @@ export class BillingService {
   private readonly localSessions: Repository<LocalCheckoutSession>;
 
   constructor(
-    dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly events: BillingEventsService,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
   ) {
@@ -58,14 +66,18 @@ export class BillingService {
       customer.stripeCustomerId = await this.provider.createCustomer(userId, email, requestId);
       await this.customers.update({ userId }, { stripeCustomerId: customer.stripeCustomerId });
     }
-    const url = await this.provider.createCheckout({
+    const { url, secret } = await this.provider.createCheckout({
       userId,
       email,
       plan,
       customerId: customer.stripeCustomerId,
       idempotencyKey: requestId,
     });
-    return { stripeCheckoutUrl: url };
+    return {
+      stripeCheckoutUrl: url,
+      ...(this.provider.kind === 'local' ? { testMode: true as const } : {}),
+      ...(secret ? { checkoutSecret: secret } : {}),
+    };
   }
 
   /** Undoes createCheckout's customer when registration is rolled back. */
@@ -109,6 +121,7 @@ export class BillingService {
           : null,
       customerPortalUrl: portal,
       stripeSubscriptions: subscriptions.map((s) => s.data),
+      ...(this.provider.kind === 'local' ? { testMode: true as const } : {}),
     };
   }
 
@@ -123,8 +136,8 @@ export class BillingService {
     return this.events.apply(event);
   }
 
-  async localCheckout(id: string): Promise<LocalCheckoutView> {
-    const session = await this.openLocalSession(id, false);
+  async localCheckout(access: LocalCheckoutAccess): Promise<LocalCheckoutView> {
+    const session = await this.localSession(access);
     const plan = PLAN_CATALOG[session.plan];
     return {
       id: session.id,
@@ -137,58 +150,65 @@ export class BillingService {
     };
   }
 
-  /** Completes an offline checkout through the same event path as Stripe's webhooks. */
-  async completeLocalCheckout(id: string): Promise<{ redirect: string }> {
-    const session = await this.openLocalSession(id, true);
-    const customer = await this.customers.findOneByOrFail({ userId: session.userId });
-    const now = Math.floor(Date.now() / 1000);
-    const plan = PLAN_CATALOG[session.plan];
-    const metadata = { userId: session.userId, plan: session.plan };
-    const subscriptionId = plan.interval ? `sub_local_${randomBytes(8).toString('hex')}` : null;
+  /**
+   * Completes an offline checkout through the same event path as Stripe's webhooks, exactly once: the
+   * session moves from open to complete by a conditional update in the same transaction as its events,
+   * so of several concurrent completions one applies and the others answer 409.
+   */
+  async completeLocalCheckout(access: LocalCheckoutAccess): Promise<{ redirect: string }> {
+    const session = await this.localSession(access);
+    return this.dataSource.transaction(async (manager) => {
+      await this.closeLocalSession(manager, session.id, 'complete');
+      const customer = await manager.getRepository(Customer).findOneByOrFail({ userId: session.userId });
+      const now = Math.floor(Date.now() / 1000);
+      const plan = PLAN_CATALOG[session.plan];
+      const metadata = { userId: session.userId, plan: session.plan };
+      const subscriptionId = plan.interval ? `sub_local_${randomBytes(8).toString('hex')}` : null;
 
-    if (plan.interval && subscriptionId) {
-      const trialEnd = now + plan.trialDays * DAY;
-      const subscription: SubscriptionObject = {
-        id: subscriptionId,
-        status: 'trialing',
-        customer: customer.stripeCustomerId ?? undefined,
-        cancel_at_period_end: false,
-        cancel_at: null,
-        canceled_at: null,
-        trial_start: now,
-        trial_end: trialEnd,
-        created: now,
-        items: {
-          data: [
-            {
-              created: now,
-              current_period_end: trialEnd,
-              plan: { interval: plan.interval, amount: plan.amountCents },
-            },
-          ],
-        },
-        metadata,
-      };
-      await this.events.apply(localEvent('customer.subscription.created', now, subscription));
-    }
-    await this.events.apply(
-      localEvent('checkout.session.completed', now, {
-        id: `cs_local_${session.id}`,
-        mode: plan.interval ? 'subscription' : 'payment',
-        client_reference_id: session.userId,
-        customer: customer.stripeCustomerId,
-        subscription: subscriptionId,
-        payment_status: plan.interval ? 'no_payment_required' : 'paid',
-        metadata,
-      }),
-    );
-    await this.localSessions.update({ id }, { status: 'complete' });
-    return { redirect: '/payment/success' };
+      if (plan.interval && subscriptionId) {
+        const trialEnd = now + plan.trialDays * DAY;
+        const subscription: SubscriptionObject = {
+          id: subscriptionId,
+          status: 'trialing',
+          customer: customer.stripeCustomerId ?? undefined,
+          cancel_at_period_end: false,
+          cancel_at: null,
+          canceled_at: null,
+          trial_start: now,
+          trial_end: trialEnd,
+          created: now,
+          items: {
+            data: [
+              {
+                created: now,
+                current_period_end: trialEnd,
+                plan: { interval: plan.interval, amount: plan.amountCents },
+              },
+            ],
+          },
+          metadata,
+        };
+        await this.events.applyIn(manager, localEvent('customer.subscription.created', now, subscription));
+      }
+      await this.events.applyIn(
+        manager,
+        localEvent('checkout.session.completed', now, {
+          id: `cs_local_${session.id}`,
+          mode: plan.interval ? 'subscription' : 'payment',
+          client_reference_id: session.userId,
+          customer: customer.stripeCustomerId,
+          subscription: subscriptionId,
+          payment_status: plan.interval ? 'no_payment_required' : 'paid',
+          metadata,
+        }),
+      );
+      return { redirect: '/payment/success' };
+    });
   }
 
-  async cancelLocalCheckout(id: string): Promise<{ redirect: string }> {
-    await this.openLocalSession(id, true);
-    await this.localSessions.update({ id }, { status: 'expired' });
+  async cancelLocalCheckout(access: LocalCheckoutAccess): Promise<{ redirect: string }> {
+    const session = await this.localSession(access);
+    await this.closeLocalSession(this.dataSource.manager, session.id, 'expired');
     return { redirect: '/payment/cancel' };
   }
 
@@ -209,12 +229,35 @@ export class BillingService {
     return { redirect: '/profile' };
   }
 
-  private async openLocalSession(id: string, mustBeOpen: boolean): Promise<LocalCheckoutSession> {
+  /**
+   * A local checkout, for its owner's session or the holder of its secret only: its address alone (which
+   * may sit in a log or a browser history) neither shows the account nor completes the purchase.
+   */
+  private async localSession(access: LocalCheckoutAccess): Promise<LocalCheckoutSession> {
     if (this.provider.kind !== 'local') fail(404, 'Not found');
+    const id = String(access?.id ?? '');
     const session = /^[0-9a-f-]{36}$/.test(id) ? await this.localSessions.findOneBy({ id }) : null;
     if (!session) fail(404, 'This checkout does not exist.');
-    if (mustBeOpen && session.status !== 'open') fail(409, 'This checkout is already finished.');
+    const isOwner = typeof access.userId === 'string' && access.userId === session.userId;
+    if (!isOwner && !secretMatches(access.secret, session.secretHash)) {
+      fail(403, 'This checkout belongs to another browser. Log in to finish it from your profile.');
+    }
     return session;
+  }
+
+  /** open → complete or expired, once: a checkout already finished (perhaps a moment ago) answers 409. */
+  private async closeLocalSession(
+    manager: EntityManager,
+    id: string,
+    status: 'complete' | 'expired',
+  ): Promise<void> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(LocalCheckoutSession)
+      .set({ status })
+      .where('id = :id AND status = :open', { id, open: 'open' })
+      .execute();
+    if (result.affected !== 1) fail(409, 'This checkout is already finished.');
   }
 
   /**
@@ -235,4 +278,9 @@ function localEvent(type: string, created: number, object: object): BillingEvent
     created,
     data: { object: object as Record<string, unknown> },
   };
+}
+
+function secretMatches(secret: string | null | undefined, hash: string | null): boolean {
+  if (typeof secret !== 'string' || !hash) return false;
+  return timingSafeEqual(Buffer.from(sha256(secret)), Buffer.from(hash));
 }

@@ -1,4 +1,5 @@
 import { runService } from '@forkvote/platform';
+import { BillingConfig } from './billing.config';
 import { BillingModule } from './billing.module';
 
-void runService('billing', BillingModule);
+void runService('billing', BillingModule, BillingConfig);

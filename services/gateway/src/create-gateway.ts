@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createLogger } from '@forkvote/platform';
+import { requestOriginGuard, securityHeaders } from './common/http-security';
 import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 import { serveWebApp } from './web-app';
@@ -15,24 +16,30 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
     // Stripe signs the exact bytes it sends; the webhook needs them, not re-serialised JSON.
     rawBody: true,
   });
+  app.use(securityHeaders(config));
+  // Before any body is parsed: a state change from another origin, or not in JSON, goes no further.
+  app.use(requestOriginGuard(config));
   // Above the largest valid body, so oversized fields are refused by validation with a message (400).
   app.useBodyParser('json', { limit: '2mb' });
-  app.useBodyParser('urlencoded', { limit: '100kb', extended: false });
+  // Only the local checkout pages' form posts get this far with a form body (they have no fields).
+  app.useBodyParser('urlencoded', { limit: '1kb', extended: false });
   app.use(cookieParser());
   app.setGlobalPrefix('api/v1');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   // API answers are not cached by validators; hashing every body for an ETag was a cost on each request.
   // (The web app's files keep theirs: express.static sets its own.)
   app.set('etag', false);
   app.enableShutdownHooks();
 
-  const docs = new DocumentBuilder()
-    .setTitle('ForkVote API')
-    .setDescription('The browser-facing API of ForkVote. Every call goes through this gateway.')
-    .setVersion('1')
-    .build();
-  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs));
+  if (config.apiDocs) {
+    const docs = new DocumentBuilder()
+      .setTitle('ForkVote API')
+      .setDescription('The browser-facing API of ForkVote. Every call goes through this gateway.')
+      .setVersion('1')
+      .build();
+    SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs));
+  }
 
   // Before init, so the app's files are found ahead of Nest's 404 handler; API paths pass through.
   serveWebApp(app.getHttpAdapter().getInstance(), config.WEB_DIST);

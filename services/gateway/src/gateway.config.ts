@@ -1,5 +1,26 @@
-import { IntSetting, NumberSetting, PlatformConfig } from '@forkvote/platform';
-import { IsString } from 'class-validator';
+import {
+  devFallbackEnabled,
+  FlagSetting,
+  IntSetting,
+  NumberSetting,
+  PlatformConfig,
+  RequiredInProduction,
+} from '@forkvote/platform';
+import { IsString, ValidateBy } from 'class-validator';
+// Express's own parser of `trust proxy` lists; it throws on an address or CIDR it cannot read.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const proxyAddr = require('proxy-addr') as { compile(list: string[]): unknown };
+
+function parseTrustProxy(value: string): number | string[] | null {
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const list = value.split(',').map((part) => part.trim());
+  try {
+    proxyAddr.compile(list);
+    return list;
+  } catch {
+    return null;
+  }
+}
 import { resolve } from 'node:path';
 
 export class GatewayConfig extends PlatformConfig {
@@ -20,7 +41,46 @@ export class GatewayConfig extends PlatformConfig {
 
   /** reCAPTCHA v3 site key the web app loads; empty means the development bot check. */
   @IsString()
+  @RequiredInProduction(
+    'RECAPTCHA_SITE_KEY is required in production, or set ENABLE_DEV_BOT_CHECK=true to use the development bot check',
+    (config: GatewayConfig) => config.ENABLE_DEV_BOT_CHECK === 'true',
+  )
   RECAPTCHA_SITE_KEY = '';
+
+  /** Lets the web app use the development bot check without a site key (on outside production only). */
+  @FlagSetting()
+  ENABLE_DEV_BOT_CHECK: '' | 'true' | 'false' = '';
+
+  /** Swagger UI and its JSON at /api/docs: on outside production, in production only when `true`. */
+  @FlagSetting()
+  ENABLE_API_DOCS: '' | 'true' | 'false' = '';
+
+  /**
+   * Which proxies' X-Forwarded-For to believe, so rate limits count real clients: a hop count (`1` for one
+   * ingress in front), or a comma list of addresses/CIDRs (or loopback, linklocal, uniquelocal).
+   */
+  @ValidateBy({
+    name: 'trustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && parseTrustProxy(value) !== null,
+      defaultMessage: () => 'TRUST_PROXY must be a hop count or a comma list of addresses and CIDRs',
+    },
+  })
+  TRUST_PROXY = 'loopback';
+
+  get apiDocs(): boolean {
+    return devFallbackEnabled(this, this.ENABLE_API_DOCS);
+  }
+
+  /** TRUST_PROXY as Express's `trust proxy` setting: a number of hops or a list of subnets. */
+  get trustProxy(): number | string[] {
+    return parseTrustProxy(this.TRUST_PROXY)!;
+  }
+
+  /** The origin browsers use (PUBLIC_URL's scheme, host and port): state changes must come from it. */
+  get publicOrigin(): string {
+    return new URL(this.PUBLIC_URL).origin;
+  }
 
   /** Multiplies every rate limit (login, register, password reset); 0 turns them off. */
   @NumberSetting(0, 1000)

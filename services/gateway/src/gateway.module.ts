@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { firstMessage } from '@forkvote/contracts';
 import { PlatformModule } from '@forkvote/platform';
 import { AuthController } from './auth/auth.controller';
+import { LoginThrottle } from './auth/login-throttle';
 import { SessionStrategy } from './auth/session';
 import { BillingController } from './billing/billing.controller';
 import { RateLimitGuard } from './common/rate-limit';
@@ -27,6 +28,7 @@ function validationMessages(errors: ValidationError[]): string[] {
   );
 }
 
+// The development outbox reader never exists in production, whatever auth's mail settings are.
 const production = process.env.NODE_ENV === 'production';
 
 @Module({
@@ -47,6 +49,7 @@ const production = process.env.NODE_ENV === 'production';
     ShutdownState,
     SessionStrategy,
     RateLimitGuard,
+    LoginThrottle,
     RoomEventsHub,
     { provide: APP_FILTER, useClass: GatewayExceptionFilter },
     {

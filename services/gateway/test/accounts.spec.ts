@@ -1,5 +1,6 @@
 import { MESSAGES } from '@forkvote/contracts';
 import {
+  checkoutCookie,
   clientAddress,
   DEV_RECAPTCHA_TOKEN,
   login,
@@ -51,8 +52,12 @@ describe('accounts through the gateway', () => {
       const res = await api().post('/api/v1/auth/register').send(registration({ plan })).expect(200);
       expect(res.body).toEqual({
         stripeCheckoutUrl: expect.stringMatching(/^\/api\/v1\/billing\/checkout\/[0-9a-f-]{36}$/),
+        testMode: true,
       });
-      const page = await api().get(res.body.stripeCheckoutUrl).expect(200);
+      const page = await api()
+        .get(res.body.stripeCheckoutUrl)
+        .set('Cookie', checkoutCookie(res.headers['set-cookie']))
+        .expect(200);
       expect(page.text).toContain('TEST MODE');
       expect(page.text).toContain({ monthly: '$1.99', yearly: '$19.99', lifetime: '$49.99' }[plan]);
     });
@@ -167,7 +172,8 @@ describe('accounts through the gateway', () => {
         .set('Cookie', user.cookie)
         .send({ plan: 'monthly' })
         .expect(200);
-      await api().post(`${again.body.stripeCheckoutUrl}/complete`).expect(303);
+      // The owner's session completes its own checkout, no checkout cookie needed.
+      await api().post(`${again.body.stripeCheckoutUrl}/complete`).set('Cookie', user.cookie).expect(303);
       const after = await api().post('/api/v1/auth/verify-token').set('Cookie', user.cookie).expect(200);
       expect(after.body).toMatchObject({ canCreateRooms: true, subscriptionStatus: 'trialing' });
     });
@@ -185,9 +191,13 @@ describe('accounts through the gateway', () => {
     it('a cancelled checkout leaves the account without hosting rights', async () => {
       const body = registration();
       const res = await api().post('/api/v1/auth/register').send(body).expect(200);
-      const cancelled = await api().post(`${res.body.stripeCheckoutUrl}/cancel`).expect(303);
+      const secret = checkoutCookie(res.headers['set-cookie']);
+      const cancelled = await api()
+        .post(`${res.body.stripeCheckoutUrl}/cancel`)
+        .set('Cookie', secret)
+        .expect(303);
       expect(cancelled.headers.location).toBe('/payment/cancel');
-      await api().post(`${res.body.stripeCheckoutUrl}/complete`).expect(409);
+      await api().post(`${res.body.stripeCheckoutUrl}/complete`).set('Cookie', secret).expect(409);
       const cookie = await login(stack.url, body.email, body.password);
       const verified = await api().post('/api/v1/auth/verify-token').set('Cookie', cookie).expect(200);
       expect(verified.body).toMatchObject({ canCreateRooms: false, subscriptionStatus: 'none' });
@@ -209,7 +219,11 @@ describe('accounts through the gateway', () => {
         .post('/api/v1/auth/login')
         .send({ email: user.email, password: user.password })
         .expect(200);
-      const plain = ([] as string[]).concat(session.headers['set-cookie'])[0];
+      const sessionSetCookie = (res: { headers: Record<string, unknown> }) =>
+        ([] as string[])
+          .concat(res.headers['set-cookie'] as string[])
+          .find((c) => c.startsWith('fv_session='))!;
+      const plain = sessionSetCookie(session);
       expect(plain).toMatch(/HttpOnly/);
       expect(plain).toMatch(/SameSite=Lax/);
       expect(plain).not.toMatch(/Max-Age|Expires/);
@@ -217,7 +231,7 @@ describe('accounts through the gateway', () => {
         .post('/api/v1/auth/login')
         .send({ email: user.email, password: user.password, rememberMe: true })
         .expect(200);
-      expect(([] as string[]).concat(remembered.headers['set-cookie'])[0]).toMatch(/Max-Age=2592000/);
+      expect(sessionSetCookie(remembered)).toMatch(/Max-Age=2592000/);
     });
   });
 
@@ -385,7 +399,7 @@ describe('accounts through the gateway', () => {
   });
 
   describe('throttling', () => {
-    it('answers 429 after 10 login attempts on one account within the window', async () => {
+    it('answers 429 after 10 failed logins on one account from one address within the window', async () => {
       const email = uniqueEmail('throttled');
       const attempt = () =>
         request(stack.url)

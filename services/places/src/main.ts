@@ -1,4 +1,5 @@
 import { runService } from '@forkvote/platform';
+import { PlacesConfig } from './places.config';
 import { PlacesModule } from './places.module';
 
-void runService('places', PlacesModule);
+void runService('places', PlacesModule, PlacesConfig);

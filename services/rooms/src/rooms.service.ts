@@ -19,8 +19,8 @@ import {
   publishRoomEvent,
   REDIS,
   SERVICE_CLIENT,
-  signHostToken,
-  signMemberToken,
+  ROOM_TOKEN_LIFETIME_SECONDS,
+  tokenKeys,
 } from '@forkvote/platform';
 import Redis from 'ioredis';
 import { randomInt, randomUUID } from 'node:crypto';
@@ -161,7 +161,11 @@ export class RoomsService {
       userName,
     });
     return {
-      token: signHostToken({ roomId: room.id, code: room.code, userId: host.userId }, this.config.JWT_SECRET),
+      token: tokenKeys(this.config).sign(
+        'room-host',
+        { roomId: room.id, code: room.code, userId: host.userId },
+        ROOM_TOKEN_LIFETIME_SECONDS,
+      ),
       memberToken: this.memberToken(room, host.userId, userName),
       waitingRoom,
       userId: host.userId,
@@ -327,6 +331,10 @@ export class RoomsService {
   }
 
   private memberToken(room: Room, userId: string, userName: string): string {
-    return signMemberToken({ roomId: room.id, code: room.code, userId, userName }, this.config.JWT_SECRET);
+    return tokenKeys(this.config).sign(
+      'room-member',
+      { roomId: room.id, code: room.code, userId, userName },
+      ROOM_TOKEN_LIFETIME_SECONDS,
+    );
   }
 }

@@ -8,7 +8,7 @@ import {
   RegisterDto,
   RequestPasswordResetDto,
   ResetPasswordWithTokenDto,
-  SessionClaims,
+  SessionCheck,
   SubscribeDto,
   UpdateMeDto,
 } from '@forkvote/contracts';
@@ -18,6 +18,7 @@ import { AuthConfig } from '../auth.config';
 import { Feedback } from '../entities/feedback.entity';
 import { Mailer } from '../mail/mailer';
 import { PasswordResetService } from '../passwords/password-reset.service';
+import { SessionsService } from '../sessions/sessions.service';
 import { AccountsService } from './accounts.service';
 
 interface UserScoped {
@@ -30,6 +31,7 @@ export class AccountsHandler {
   constructor(
     private readonly accounts: AccountsService,
     private readonly passwords: PasswordResetService,
+    private readonly sessions: SessionsService,
     private readonly mailer: Mailer,
     private readonly dataSource: DataSource,
     private readonly config: AuthConfig,
@@ -51,8 +53,14 @@ export class AccountsHandler {
   }
 
   @MessagePattern(AUTH.logout)
-  logout(@Payload() payload: Pick<SessionClaims, 'jti' | 'exp'>) {
-    return this.accounts.logout(payload);
+  logout(@Payload() payload: SessionCheck) {
+    return this.accounts.logout(payload.jti, payload.userId);
+  }
+
+  /** A gateway's question on a cache miss: is this session still live in the record? */
+  @MessagePattern(AUTH.checkSession)
+  checkSession(@Payload() payload: SessionCheck) {
+    return this.sessions.check(payload.jti, payload.userId);
   }
 
   @MessagePattern(AUTH.subscribe)

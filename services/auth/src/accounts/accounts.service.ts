@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import { JwtService } from '@nestjs/jwt';
 import {
   AccessTokenPayload,
   BILLING,
@@ -11,18 +10,17 @@ import {
   MESSAGES,
   Plan,
   RegisterDto,
-  SessionClaims,
   UpdateMeDto,
   WireUser,
 } from '@forkvote/contracts';
-import { callService, fail, REDIS, secretKey, SERVICE_CLIENT, sessionKeys } from '@forkvote/platform';
+import { callService, fail, SERVICE_CLIENT } from '@forkvote/platform';
 import * as argon2 from 'argon2';
-import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError, Repository } from 'typeorm';
 import { AuthConfig } from '../auth.config';
 import { BotCheck } from '../bot-check/bot-check';
 import { User } from '../entities/user.entity';
+import { SessionsService } from '../sessions/sessions.service';
 
 export const TERMS_VERSION = '1.0';
 const NO_ENTITLEMENT: Entitlement = {
@@ -40,7 +38,6 @@ export const hashPassword = (password: string) =>
 export class AccountsService {
   private readonly logger = new Logger(AccountsService.name);
   private readonly users: Repository<User>;
-  private readonly jwt: JwtService;
   /** Verified against when the email is unknown, so both cases take the same time. */
   private readonly dummyHash = hashPassword(randomUUID());
 
@@ -49,10 +46,9 @@ export class AccountsService {
     dataSource: DataSource,
     private readonly botCheck: BotCheck,
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly sessions: SessionsService,
   ) {
     this.users = dataSource.getRepository(User);
-    this.jwt = new JwtService({ secretOrPrivateKey: secretKey(config.JWT_SECRET) as unknown as string });
   }
 
   async register(dto: RegisterDto, ip?: string): Promise<CheckoutAnswer> {
@@ -114,10 +110,7 @@ export class AccountsService {
     const expiresInSeconds = rememberMe
       ? this.config.REMEMBER_ME_DAYS * 86_400
       : this.config.SESSION_TTL_HOURS * 3600;
-    const token = await this.jwt.signAsync(
-      { sub: user.id, email: user.email, jti: randomUUID() },
-      { expiresIn: expiresInSeconds },
-    );
+    const token = await this.sessions.open(user, expiresInSeconds);
     return { token, expiresInSeconds, rememberMe, payload: await this.payloadFor(user) };
   }
 
@@ -128,11 +121,9 @@ export class AccountsService {
     return this.payloadFor(user);
   }
 
-  /** Revokes one token for the rest of its lifetime. */
-  async logout(claims: Pick<SessionClaims, 'jti' | 'exp'>): Promise<{ message: string }> {
-    const ttl = claims.exp - Math.floor(Date.now() / 1000);
-    if (ttl > 0)
-      await this.redis.set(sessionKeys.revoked(this.config.REDIS_PREFIX, claims.jti), '1', 'EX', ttl);
+  /** Revokes one session for the rest of its lifetime. */
+  async logout(jti: string, userId: string): Promise<{ message: string }> {
+    await this.sessions.revoke(jti, userId);
     return { message: 'Logged out' };
   }
 

@@ -13,7 +13,8 @@ interface SiteverifyAnswer {
 
 /**
  * reCAPTCHA v3: asks `siteverify` whether the token is valid, was made for the action 'register', and
- * scores at least RECAPTCHA_MIN_SCORE. Without a secret, a development verifier accepts DEV_RECAPTCHA_TOKEN.
+ * scores at least RECAPTCHA_MIN_SCORE. Without a secret, and only where the development bot check is on
+ * (outside production, or ENABLE_DEV_BOT_CHECK=true), a development verifier accepts DEV_RECAPTCHA_TOKEN.
  */
 @Injectable()
 export class BotCheck {
@@ -21,11 +22,14 @@ export class BotCheck {
 
   constructor(private readonly config: AuthConfig) {}
 
-  get mode(): 'recaptcha' | 'development' {
-    return this.config.RECAPTCHA_SECRET ? 'recaptcha' : 'development';
+  /** 'off' only in production with ENABLE_DEV_BOT_CHECK=false and no secret, which config refuses. */
+  get mode(): 'recaptcha' | 'development' | 'off' {
+    if (this.config.RECAPTCHA_SECRET) return 'recaptcha';
+    return this.config.devBotCheck ? 'development' : 'off';
   }
 
   async passes(token: string, action: string, remoteIp?: string): Promise<boolean> {
+    if (this.mode === 'off') return false;
     if (this.mode === 'development') return token === DEV_RECAPTCHA_TOKEN;
     const form = new URLSearchParams({ secret: this.config.RECAPTCHA_SECRET, response: token });
     if (remoteIp) form.set('remoteip', remoteIp);

@@ -14,8 +14,8 @@ export interface Mail {
 const OUTBOX_SIZE = 50;
 
 /**
- * Sends mail over SMTP when SMTP_URL is set. Otherwise mail goes to a development outbox: logged, and kept
- * (last 50) in Redis so `GET /api/v1/dev/outbox` can show it outside production.
+ * Sends mail over SMTP when SMTP_URL is set. Otherwise, where the development outbox is on, mail is kept
+ * (last 50) in Redis so `GET /api/v1/dev/outbox` can show it outside production; its text is never logged.
  */
 @Injectable()
 export class Mailer implements OnApplicationShutdown {
@@ -38,13 +38,15 @@ export class Mailer implements OnApplicationShutdown {
       await this.transport.sendMail({ from: this.config.MAIL_FROM, ...mail });
       return;
     }
+    if (!this.config.devOutbox) throw new Error('No SMTP_URL and the development outbox is off');
     const message: OutboxMessage = { ...mail, sentAt: new Date().toISOString() };
     await this.redis
       .multi()
       .lpush(this.outboxKey, JSON.stringify(message))
       .ltrim(this.outboxKey, 0, OUTBOX_SIZE - 1)
       .exec();
-    this.logger.log(`Development outbox: "${mail.subject}" to ${mail.to}\n${mail.text}`);
+    // Never the text: it may hold a reset link, whose token is as good as the password.
+    this.logger.log(`Development outbox: "${mail.subject}" kept for GET /api/v1/dev/outbox`);
   }
 
   /** Newest first. Empty when mail goes over SMTP. */

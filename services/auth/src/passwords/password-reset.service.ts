@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { MESSAGES, RequestPasswordResetDto, ResetPasswordWithTokenDto } from '@forkvote/contracts';
-import { fail, REDIS, sessionKeys } from '@forkvote/platform';
+import { fail } from '@forkvote/platform';
 import * as argon2 from 'argon2';
-import Redis from 'ioredis';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { hashPassword } from '../accounts/accounts.service';
@@ -10,6 +9,7 @@ import { AuthConfig } from '../auth.config';
 import { PasswordResetToken } from '../entities/password-reset-token.entity';
 import { User } from '../entities/user.entity';
 import { Mailer } from '../mail/mailer';
+import { SessionsService } from '../sessions/sessions.service';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -21,7 +21,7 @@ export class PasswordResetService {
     private readonly config: AuthConfig,
     private readonly dataSource: DataSource,
     private readonly mailer: Mailer,
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly sessions: SessionsService,
   ) {}
 
   /** Answers the same whether or not the email belongs to an account, so it reveals nothing. */
@@ -46,7 +46,7 @@ export class PasswordResetService {
 
   /** Single use: the token is spent in the same transaction that changes the password. */
   async reset(dto: ResetPasswordWithTokenDto): Promise<{ message: string }> {
-    const userId = await this.dataSource.transaction(async (manager) => {
+    const revoked = await this.dataSource.transaction(async (manager) => {
       const tokens = manager.getRepository(PasswordResetToken);
       const token = await tokens.findOne({
         where: { tokenHash: sha256(dto.token), usedAt: IsNull(), expiresAt: MoreThan(new Date()) },
@@ -62,15 +62,10 @@ export class PasswordResetService {
       );
       // Every outstanding link of this user dies with the one used.
       await tokens.update({ userId: user.id, usedAt: IsNull() }, { usedAt: new Date() });
-      return user.id;
+      // Sessions opened before the reset (perhaps by whoever knew the old password) end with it.
+      return this.sessions.revokeAllIn(manager, user.id);
     });
-    // Sessions opened before the reset (perhaps by whoever knew the old password) stop working.
-    await this.redis.set(
-      sessionKeys.validAfter(this.config.REDIS_PREFIX, userId),
-      String(Math.floor(Date.now() / 1000)),
-      'EX',
-      this.config.REMEMBER_ME_DAYS * 86_400,
-    );
+    await this.sessions.forget(revoked);
     return { message: MESSAGES.resetSuccess };
   }
 }

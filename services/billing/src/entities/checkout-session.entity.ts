@@ -16,6 +16,10 @@ export class LocalCheckoutSession {
   @Column({ type: 'varchar', length: 10 })
   plan: Plan;
 
+  /** sha256 of the secret the registering browser holds (in its httpOnly checkout cookie). */
+  @Column({ name: 'secret_hash', type: 'char', length: 64, nullable: true })
+  secretHash: string | null;
+
   @Column({ type: 'varchar', length: 10, default: 'open' })
   status: 'open' | 'complete' | 'expired';
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { LocalCheckoutSession } from '../entities/checkout-session.entity';
 import { BillingEvent, CheckoutRequest, PaymentProvider } from './payment-provider';
@@ -16,14 +16,20 @@ export class LocalPaymentProvider implements PaymentProvider {
     return `cus_local_${randomBytes(8).toString('hex')}`;
   }
 
-  async createCheckout(request: CheckoutRequest): Promise<string> {
+  /**
+   * Besides its owner's session, only the secret answered here opens the checkout: the gateway keeps it in
+   * the registering browser's httpOnly cookie, so knowing a checkout's address is not enough to complete it.
+   */
+  async createCheckout(request: CheckoutRequest): Promise<{ url: string; secret: string }> {
+    const secret = randomBytes(32).toString('base64url');
     const session = await this.dataSource.getRepository(LocalCheckoutSession).save({
       userId: request.userId,
       email: request.email,
       plan: request.plan,
+      secretHash: sha256(secret),
     });
     // Relative: the page is served by whichever gateway the browser already talks to.
-    return `/api/v1/billing/checkout/${session.id}`;
+    return { url: `/api/v1/billing/checkout/${session.id}`, secret };
   }
 
   async createPortal(): Promise<string> {
@@ -34,3 +40,5 @@ export class LocalPaymentProvider implements PaymentProvider {
     throw new Error('Webhooks come from Stripe; the local provider has none');
   }
 }
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');

@@ -33,7 +33,8 @@ export interface CheckoutRequest {
 export interface PaymentProvider {
   readonly kind: 'stripe' | 'local';
   createCustomer(userId: string, email: string, idempotencyKey: string): Promise<string>;
-  createCheckout(request: CheckoutRequest): Promise<string>;
+  /** The checkout address; the local provider also answers the secret that completes it. */
+  createCheckout(request: CheckoutRequest): Promise<{ url: string; secret?: string }>;
   createPortal(customerId: string): Promise<string>;
   /** Verifies the signature and parses the event; throws if it is not genuine. */
   parseWebhook(rawBody: string, signature: string): BillingEvent;

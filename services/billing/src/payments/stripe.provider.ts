@@ -26,7 +26,7 @@ export class StripePaymentProvider implements PaymentProvider {
     return customer.id;
   }
 
-  async createCheckout(request: CheckoutRequest): Promise<string> {
+  async createCheckout(request: CheckoutRequest): Promise<{ url: string }> {
     const plan = PLAN_CATALOG[request.plan];
     const metadata = { userId: request.userId, plan: request.plan };
     const common = {
@@ -65,7 +65,7 @@ export class StripePaymentProvider implements PaymentProvider {
       { idempotencyKey: `checkout-${request.idempotencyKey}` },
     );
     if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a url`);
-    return session.url;
+    return { url: session.url };
   }
 
   async createPortal(customerId: string): Promise<string> {

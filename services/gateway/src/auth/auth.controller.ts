@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Inject, Ip, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Ip, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
 import {
   AccessTokenPayload,
   AUTH,
   CheckoutAnswer,
+  isRpcErrorBody,
   LoginAnswer,
   LoginDto,
   RegisterDto,
@@ -14,10 +15,11 @@ import {
   SubscribeDto,
 } from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit';
 import { GatewayConfig } from '../gateway.config';
-import { clearSessionCookie, Session, SessionGuard, setSessionCookie } from './session';
+import { LoginThrottle } from './login-throttle';
+import { clearSessionCookie, keepCheckoutSecret, Session, SessionGuard, setSessionCookie } from './session';
 
 @ApiTags('auth')
 @Controller('auth')
@@ -25,6 +27,7 @@ export class AuthController {
   constructor(
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
     private readonly config: GatewayConfig,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   /** Called by the web app on load; answers the current access token payload or 401. */
@@ -37,13 +40,20 @@ export class AuthController {
 
   @Post('login')
   @HttpCode(200)
-  @RateLimit('login')
-  @UseGuards(RateLimitGuard)
   async login(
     @Body() body: LoginDto,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AccessTokenPayload> {
-    const answer = await callService<LoginAnswer>(this.services, AUTH.login, { body });
+    await this.throttle.admit(body.email, req, res);
+    let answer: LoginAnswer;
+    try {
+      answer = await callService<LoginAnswer>(this.services, AUTH.login, { body });
+    } catch (err) {
+      if (isRpcErrorBody(err) && err.statusCode === 401) await this.throttle.failed(body.email, req);
+      throw err;
+    }
+    await this.throttle.succeeded(body.email, req, res);
     setSessionCookie(res, this.config, answer.token, answer.rememberMe ? answer.expiresInSeconds : undefined);
     return answer.payload;
   }
@@ -53,15 +63,28 @@ export class AuthController {
   @HttpCode(200)
   @RateLimit('register')
   @UseGuards(RateLimitGuard)
-  register(@Body() body: RegisterDto, @Ip() ip: string): Promise<CheckoutAnswer> {
-    return callService(this.services, AUTH.register, { body, ip });
+  async register(
+    @Body() body: RegisterDto,
+    @Ip() ip: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CheckoutAnswer> {
+    const answer = await callService<CheckoutAnswer>(this.services, AUTH.register, { body, ip });
+    return keepCheckoutSecret(res, this.config, answer);
   }
 
   @Post('subscribe')
   @HttpCode(200)
   @UseGuards(SessionGuard)
-  subscribe(@Body() body: SubscribeDto, @Session() session: SessionClaims): Promise<CheckoutAnswer> {
-    return callService(this.services, AUTH.subscribe, { userId: session.sub, body });
+  async subscribe(
+    @Body() body: SubscribeDto,
+    @Session() session: SessionClaims,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CheckoutAnswer> {
+    const answer = await callService<CheckoutAnswer>(this.services, AUTH.subscribe, {
+      userId: session.sub,
+      body,
+    });
+    return keepCheckoutSecret(res, this.config, answer);
   }
 
   /** Revokes the token server-side, so a copy of the cookie stops working too. */
@@ -69,7 +92,7 @@ export class AuthController {
   @HttpCode(200)
   @UseGuards(SessionGuard)
   async logout(@Session() session: SessionClaims, @Res({ passthrough: true }) res: Response) {
-    const answer = await callService(this.services, AUTH.logout, { jti: session.jti, exp: session.exp });
+    const answer = await callService(this.services, AUTH.logout, { jti: session.jti, userId: session.sub });
     clearSessionCookie(res, this.config);
     return answer;
   }

@@ -13,10 +13,16 @@ import {
 } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
-import { BILLING, SessionClaims, StripeInformation } from '@forkvote/contracts';
+import {
+  BILLING,
+  CHECKOUT_COOKIE,
+  LocalCheckoutAccess,
+  SessionClaims,
+  StripeInformation,
+} from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
 import type { Request, Response } from 'express';
-import { Session, SessionGuard } from '../auth/session';
+import { OptionalSessionGuard, Session, SessionGuard } from '../auth/session';
 import { checkoutPage, LocalCheckoutView, portalPage } from './local-pages';
 
 @ApiTags('billing')
@@ -36,30 +42,36 @@ export class BillingController {
     return { received: true, result };
   }
 
+  /** The local test-mode checkout: for its owner's session or the browser holding its secret cookie. */
   @Get('checkout/:id')
   @ApiExcludeEndpoint()
-  async checkout(@Param('id') id: string, @Res() res: Response) {
-    const view = await callService<LocalCheckoutView>(this.services, BILLING.localCheckout, { id });
+  @UseGuards(OptionalSessionGuard)
+  async checkout(@Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    const view = await callService<LocalCheckoutView>(this.services, BILLING.localCheckout, access(id, req));
     res.type('html').setHeader('Cache-Control', 'no-store').send(checkoutPage(view));
   }
 
   @Post('checkout/:id/complete')
   @ApiExcludeEndpoint()
-  async complete(@Param('id') id: string, @Res() res: Response) {
+  @UseGuards(OptionalSessionGuard)
+  async complete(@Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     const { redirect } = await callService<{ redirect: string }>(
       this.services,
       BILLING.completeLocalCheckout,
-      { id },
+      access(id, req),
     );
     res.redirect(303, redirect);
   }
 
   @Post('checkout/:id/cancel')
   @ApiExcludeEndpoint()
-  async cancel(@Param('id') id: string, @Res() res: Response) {
-    const { redirect } = await callService<{ redirect: string }>(this.services, BILLING.cancelLocalCheckout, {
-      id,
-    });
+  @UseGuards(OptionalSessionGuard)
+  async cancel(@Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    const { redirect } = await callService<{ redirect: string }>(
+      this.services,
+      BILLING.cancelLocalCheckout,
+      access(id, req),
+    );
     res.redirect(303, redirect);
   }
 
@@ -86,4 +98,13 @@ export class BillingController {
     );
     res.redirect(303, redirect);
   }
+}
+
+function access(id: string, req: Request): LocalCheckoutAccess {
+  const cookies = req.cookies as Record<string, string> | undefined;
+  return {
+    id,
+    userId: (req.user as SessionClaims | null | undefined)?.sub ?? null,
+    secret: cookies?.[CHECKOUT_COOKIE] ?? null,
+  };
 }

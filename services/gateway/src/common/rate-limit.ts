@@ -5,6 +5,7 @@ import {
   HttpStatus,
   Inject,
   Injectable,
+  ServiceUnavailableException,
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -21,12 +22,11 @@ interface Rule {
   windowSeconds: number;
 }
 
-/** Attempts allowed per window. Counters live in Redis, so the limits hold across gateway replicas. */
+/**
+ * Attempts allowed per window. Counters live in Redis, so the limits hold across gateway replicas.
+ * Login is throttled on failures instead (auth/login-throttle.ts).
+ */
 export const RATE_LIMITS = {
-  login: [
-    { per: 'ip', limit: 30, windowSeconds: 900 },
-    { per: 'email', limit: 10, windowSeconds: 900 },
-  ],
   register: [{ per: 'ip', limit: 20, windowSeconds: 3600 }],
   passwordReset: [
     { per: 'ip', limit: 20, windowSeconds: 900 },
@@ -58,13 +58,8 @@ export class RateLimitGuard implements CanActivate {
       const subject = rule.per === 'ip' ? (req.ip ?? 'unknown') : email;
       if (!subject) continue;
       const key = `${this.config.REDIS_PREFIX}:rate:${name}:${rule.per}:${subject}`;
-      const [[, count]] = (await this.redis
-        .multi()
-        .incr(key)
-        .expire(key, rule.windowSeconds, 'NX')
-        .exec()) as [[Error | null, number]];
+      const [[, count], , [, ttl]] = await this.counted(key, rule.windowSeconds);
       if (count > Math.ceil(rule.limit * this.config.RATE_LIMIT_SCALE)) {
-        const ttl = await this.redis.ttl(key);
         context
           .switchToHttp()
           .getResponse()
@@ -73,5 +68,18 @@ export class RateLimitGuard implements CanActivate {
       }
     }
     return true;
+  }
+
+  /** Counters that cannot be reached mean 503: never a call let through unthrottled, never a 500. */
+  private async counted(key: string, windowSeconds: number) {
+    try {
+      return (await this.redis.multi().incr(key).expire(key, windowSeconds, 'NX').ttl(key).exec()) as [
+        [Error | null, number],
+        [Error | null, number],
+        [Error | null, number],
+      ];
+    } catch {
+      throw new ServiceUnavailableException(MESSAGES.serviceUnavailable);
+    }
   }
 }

@@ -69,6 +69,7 @@ export class HealthService implements OnApplicationShutdown {
         instance: report.instance,
         database: report.database,
         redis: report.redis,
+        ...(report.mode ? { mode: report.mode } : {}),
         ...(healthy ? {} : { error: 'A dependency of the service is down' }),
       };
     } catch (err) {

@@ -1,34 +1,8 @@
-import { ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
-import { AuthGuard } from '@nestjs/passport';
+import { ForbiddenException, UnauthorizedException } from '@nestjs/common';
 import { ROOM_MESSAGES } from '@forkvote/contracts';
-import {
-  ROOM_COOKIE,
-  RoomHostClaims,
-  RoomMemberClaims,
-  verifyHostToken,
-  verifyMemberToken,
-} from '@forkvote/platform';
+import { ROOM_COOKIE, RoomHostClaims, RoomMemberClaims, tokenKeys } from '@forkvote/platform';
 import type { CookieOptions, Request, Response } from 'express';
-import { sessionToken } from '../auth/session';
 import { GatewayConfig } from '../gateway.config';
-
-/** Like SessionGuard, but lets anonymous requests through with no user (join works for guests too). */
-@Injectable()
-export class OptionalSessionGuard extends AuthGuard('session') {
-  override handleRequest<T>(_err: unknown, user: T): T {
-    return user ?? (null as T);
-  }
-
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    // A guest brings no session token at all: nothing for passport to check.
-    if (!sessionToken(context.switchToHttp().getRequest<Request>())) return true;
-    try {
-      return (await super.canActivate(context)) as boolean;
-    } catch {
-      return true;
-    }
-  }
-}
 
 function cookieOptions(config: GatewayConfig): CookieOptions {
   return {
@@ -51,15 +25,16 @@ export function clearRoomCookie(res: Response, config: GatewayConfig): void {
 
 /** The room this browser joined, from its httpOnly room cookie, or null. */
 export function roomMember(req: Request, config: GatewayConfig): RoomMemberClaims | null {
-  return verifyMemberToken(
+  return tokenKeys(config).verify<RoomMemberClaims>(
+    'room-member',
     (req.cookies as Record<string, string> | undefined)?.[ROOM_COOKIE],
-    config.JWT_SECRET,
   );
 }
 
 /**
  * The caller must hold this room's cookie, and (when given) be the user they claim to be: nobody votes,
- * leaves or listens as someone else.
+ * leaves or listens as someone else. No cookie, or another room's, is 403; a cookie that is no valid room
+ * member token (forged, expired, or another kind of token) is 401, like every other verifier's refusal.
  */
 export function requireMember(
   req: Request,
@@ -67,7 +42,9 @@ export function requireMember(
   waitingRoomId: string,
   userId?: string,
 ): RoomMemberClaims {
+  const cookie = (req.cookies as Record<string, string> | undefined)?.[ROOM_COOKIE];
   const member = roomMember(req, config);
+  if (cookie && !member) throw new UnauthorizedException(ROOM_MESSAGES.notMember);
   if (!member || member.code !== waitingRoomId.trim().toUpperCase())
     throw new ForbiddenException(ROOM_MESSAGES.notMember);
   if (userId !== undefined && member.userId !== userId)
@@ -78,7 +55,8 @@ export function requireMember(
 /** Start and next-batch need the host's bearer token for this room (SPEC §6). */
 export function requireHost(req: Request, config: GatewayConfig, waitingRoomId?: string): RoomHostClaims {
   const header = req.headers.authorization ?? '';
-  const host = verifyHostToken(header.startsWith('Bearer ') ? header.slice(7) : undefined, config.JWT_SECRET);
+  const bearer = header.startsWith('Bearer ') ? header.slice(7) : undefined;
+  const host = tokenKeys(config).verify<RoomHostClaims>('room-host', bearer);
   if (!host) throw new UnauthorizedException(ROOM_MESSAGES.hostOnly);
   if (waitingRoomId !== undefined && host.code !== waitingRoomId.trim().toUpperCase()) {
     throw new ForbiddenException(ROOM_MESSAGES.hostOnly);

@@ -36,16 +36,9 @@ import {
 } from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
 import type { Request, Response } from 'express';
-import { Session, SessionGuard } from '../auth/session';
+import { OptionalSessionGuard, Session, SessionGuard } from '../auth/session';
 import { GatewayConfig } from '../gateway.config';
-import {
-  clearRoomCookie,
-  OptionalSessionGuard,
-  requireHost,
-  requireMember,
-  roomMember,
-  setRoomCookie,
-} from './room-identity';
+import { clearRoomCookie, requireHost, requireMember, roomMember, setRoomCookie } from './room-identity';
 import { RoomEventsHub } from './room-events.hub';
 
 @ApiTags('waiting-room')

@@ -8,7 +8,6 @@ import {
   IsOptional,
   IsString,
   Matches,
-  MaxLength,
   MinLength,
   ValidateIf,
 } from 'class-validator';
@@ -16,28 +15,28 @@ import { PLANS, Plan } from './plans';
 import { MESSAGES } from './messages';
 import { PLACE_TYPES } from './place-types';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH, ZIPCODE_PATTERN } from './rules';
-import { NormalizeEmail, Trim } from './validation';
+import { NormalizeEmail, Optional, Text, TEXT_COLUMNS, Trim } from './validation';
 
 const EMAIL_MAX = 254;
 const PASSWORD_MAX = 200;
-const NAME_MAX = 100;
+const NAME_MAX = TEXT_COLUMNS.personName;
 
 export class RegisterDto {
   @NormalizeEmail()
   @IsString({ message: MESSAGES.invalidEmail })
-  @MaxLength(EMAIL_MAX, { message: MESSAGES.invalidEmail })
+  @Text(EMAIL_MAX, { message: MESSAGES.invalidEmail })
   @Matches(EMAIL_PATTERN, { message: MESSAGES.invalidEmail })
   email: string;
 
   @IsString({ message: MESSAGES.passwordTooShort })
   @MinLength(MIN_PASSWORD_LENGTH, { message: MESSAGES.passwordTooShort })
-  @MaxLength(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters long` })
+  @Text(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters long` })
   password: string;
 
   @Trim()
   @IsString({ message: MESSAGES.fullNameRequired })
   @IsNotEmpty({ message: MESSAGES.fullNameRequired })
-  @MaxLength(NAME_MAX, { message: `Name must be at most ${NAME_MAX} characters long` })
+  @Text(NAME_MAX, { message: `Name must be at most ${NAME_MAX} characters long` })
   name: string;
 
   @IsIn(PLANS, { message: MESSAGES.invalidPlan })
@@ -46,28 +45,28 @@ export class RegisterDto {
   @Equals(true, { message: MESSAGES.acceptTerms })
   acceptTermsOfService: boolean;
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   contactMeForUserFeedback?: boolean;
 
   @IsString({ message: MESSAGES.recaptchaFailed })
-  @MaxLength(4000, { message: MESSAGES.recaptchaFailed })
+  @Text(4000, { message: MESSAGES.recaptchaFailed })
   recaptchaToken: string;
 }
 
 export class LoginDto {
   @NormalizeEmail()
   @IsString({ message: MESSAGES.invalidEmail })
-  @MaxLength(EMAIL_MAX, { message: MESSAGES.invalidEmail })
+  @Text(EMAIL_MAX, { message: MESSAGES.invalidEmail })
   @Matches(EMAIL_PATTERN, { message: MESSAGES.invalidEmail })
   email: string;
 
   @IsString({ message: MESSAGES.loginFailed })
   @IsNotEmpty({ message: MESSAGES.loginFailed })
-  @MaxLength(PASSWORD_MAX, { message: MESSAGES.loginFailed })
+  @Text(PASSWORD_MAX, { message: MESSAGES.loginFailed })
   password: string;
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   rememberMe?: boolean;
 }
@@ -75,7 +74,7 @@ export class LoginDto {
 export class RequestPasswordResetDto {
   @NormalizeEmail()
   @IsString({ message: MESSAGES.invalidEmail })
-  @MaxLength(EMAIL_MAX, { message: MESSAGES.invalidEmail })
+  @Text(EMAIL_MAX, { message: MESSAGES.invalidEmail })
   @Matches(EMAIL_PATTERN, { message: MESSAGES.invalidEmail })
   email: string;
 }
@@ -83,45 +82,45 @@ export class RequestPasswordResetDto {
 export class ResetPasswordWithTokenDto {
   @IsString({ message: MESSAGES.passwordTooShort })
   @MinLength(MIN_PASSWORD_LENGTH, { message: MESSAGES.passwordTooShort })
-  @MaxLength(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters long` })
+  @Text(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters long` })
   password: string;
 
   @IsString({ message: MESSAGES.invalidToken })
   @IsNotEmpty({ message: MESSAGES.invalidToken })
-  @MaxLength(200, { message: MESSAGES.invalidToken })
+  @Text(200, { message: MESSAGES.invalidToken })
   token: string;
 }
 
 /** PATCH /api/v1/me: every field optional; those present are validated. */
 export class UpdateMeDto {
-  @IsOptional()
+  @Optional()
   @Trim()
   @IsString({ message: MESSAGES.nameRequired })
   @IsNotEmpty({ message: MESSAGES.nameRequired })
-  @MaxLength(NAME_MAX, { message: `Name must be at most ${NAME_MAX} characters long` })
+  @Text(NAME_MAX, { message: `Name must be at most ${NAME_MAX} characters long` })
   name?: string;
 
   /** Empty string or null clears it. */
-  @IsOptional()
+  @IsOptional() // null is a value here: it clears the zip code
   @Trim()
   @ValidateIf((_, value) => value !== '' && value !== null)
   @IsString({ message: MESSAGES.invalidZipcode })
   @Matches(ZIPCODE_PATTERN, { message: MESSAGES.invalidZipcode })
   defaultZipcode?: string | null;
 
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(PLACE_TYPES.length)
   @IsIn(PLACE_TYPES, { each: true, message: 'Unknown restaurant type' })
   restaurantTypesToInclude?: string[];
 
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(PLACE_TYPES.length)
   @IsIn(PLACE_TYPES, { each: true, message: 'Unknown restaurant type' })
   restaurantTypesToExclude?: string[];
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   contactMeForUserFeedback?: boolean;
 }
@@ -130,25 +129,25 @@ export class FeedbackDto {
   @Trim()
   @IsString()
   @IsNotEmpty({ message: 'Please enter your name' })
-  @MaxLength(NAME_MAX)
+  @Text(NAME_MAX)
   name: string;
 
   @NormalizeEmail()
   @IsString({ message: MESSAGES.invalidEmail })
-  @MaxLength(EMAIL_MAX, { message: MESSAGES.invalidEmail })
+  @Text(EMAIL_MAX, { message: MESSAGES.invalidEmail })
   @Matches(EMAIL_PATTERN, { message: MESSAGES.invalidEmail })
   email: string;
 
   @Trim()
   @IsString()
   @IsNotEmpty({ message: 'Please enter a subject' })
-  @MaxLength(200)
+  @Text(TEXT_COLUMNS.feedbackSubject)
   subject: string;
 
   @Trim()
   @IsString()
   @IsNotEmpty({ message: 'Please enter a message' })
-  @MaxLength(5000)
+  @Text(5000, { multiline: true })
   message: string;
 }
 

@@ -33,5 +33,7 @@ export const MESSAGES = {
   alreadySubscribed: 'You already have an active subscription.',
   serviceUnavailable: 'ForkVote is briefly unavailable. Please try again in a moment.',
   jsonOnly: 'Requests must be sent as application/json.',
+  bodyTooDeep: 'The request body is nested too deeply.',
+  controlCharacters: 'Text may not contain control characters.',
   crossOrigin: 'This request came from another site and was refused.',
 } as const;

@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, Matches, Max, Min } from 'class-validator';
+import { Optional } from './validation';
 import { PLACE_TYPES } from './place-types';
 import { ZIPCODE_PATTERN } from './rules';
 import {
@@ -52,7 +53,8 @@ const list = () =>
     value === undefined || value === ''
       ? undefined
       : (Array.isArray(value) ? value : String(value).split(','))
-          .map((v: string) => v.trim())
+          // Each element as text: a number in a JSON list is then refused as an unknown type, not a crash.
+          .map((v: unknown) => (typeof v === 'string' ? v.trim() : v))
           .filter(Boolean),
   );
 
@@ -75,28 +77,28 @@ export class SearchCriteriaDto {
   @Max(180, { message: LOCATION_MESSAGE })
   longitude: number;
 
-  @IsOptional()
+  @Optional()
   @list()
   @IsArray()
   @ArrayMaxSize(PLACE_TYPES.length)
   @IsIn(PLACE_TYPES, { each: true, message: TYPE_MESSAGE })
   includedTypes?: string[];
 
-  @IsOptional()
+  @Optional()
   @list()
   @IsArray()
   @ArrayMaxSize(PLACE_TYPES.length)
   @IsIn(PLACE_TYPES, { each: true, message: TYPE_MESSAGE })
   excludedTypes?: string[];
 
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt({ message: RESULT_COUNT_MESSAGE })
   @Min(1, { message: RESULT_COUNT_MESSAGE })
   @Max(MAX_RESULT_COUNT, { message: RESULT_COUNT_MESSAGE })
   maxResultCount?: number;
 
-  @IsOptional()
+  @Optional()
   @lowerCase()
   @IsIn(RANK_PREFERENCES, { message: 'Sort by must be Popularity or Distance' })
   rankPreference?: RankPreference;
@@ -122,7 +124,7 @@ export class NearbyQueryDto extends SearchCriteriaDto {
   @Max(RADIUS_LIMITS.km.max, { message: RADIUS_MESSAGE })
   radius: number = RADIUS_LIMITS.miles.default;
 
-  @IsOptional()
+  @Optional()
   @lowerCase()
   @IsIn(['miles', 'km'], { message: 'unit must be miles or km' })
   unit: RadiusUnit = 'miles';

@@ -6,16 +6,14 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsOptional,
   IsString,
   Matches,
-  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
 import { NearbySearchDto, Place } from './places';
 import { ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from './room-rules';
-import { Trim } from './validation';
+import { Optional, Text, TEXT_COLUMNS, Trim } from './validation';
 
 export * from './room-rules';
 
@@ -31,14 +29,14 @@ const UserNameField = (): PropertyDecorator => (target, key) => {
   Trim()(target, key);
   IsString({ message: ROOM_MESSAGES.nameRequired })(target, key);
   IsNotEmpty({ message: ROOM_MESSAGES.nameRequired })(target, key);
-  MaxLength(USER_NAME_MAX, { message: ROOM_MESSAGES.nameTooLong })(target, key);
+  Text(USER_NAME_MAX, { message: ROOM_MESSAGES.nameTooLong })(target, key);
 };
 
 export class CreateRoomDto {
   /** Ignored: the host is the logged-in account. Accepted because the SPEC's client sends it. */
-  @IsOptional()
+  @Optional()
   @IsString()
-  @MaxLength(64)
+  @Text(TEXT_COLUMNS.userId)
   userId?: string;
 
   @UserNameField()
@@ -53,9 +51,9 @@ export class JoinRoomDto {
   userName: string;
 
   /** A guest's id from an earlier join of this room; honoured only with that room's cookie. */
-  @IsOptional()
+  @Optional()
   @IsString()
-  @MaxLength(64)
+  @Text(TEXT_COLUMNS.userId)
   userId?: string;
 }
 
@@ -66,7 +64,7 @@ export class RoomMemberDto {
 
   @IsString()
   @IsNotEmpty()
-  @MaxLength(64)
+  @Text(TEXT_COLUMNS.userId)
   userId: string;
 }
 
@@ -75,7 +73,7 @@ export class LeaveRoomDto extends RoomMemberDto {}
 export class VoteItemDto {
   @IsString()
   @IsNotEmpty()
-  @MaxLength(300)
+  @Text(TEXT_COLUMNS.placeId)
   placeId: string;
 
   @IsIn(['up', 'down'], { message: 'voteType must be up or down' })

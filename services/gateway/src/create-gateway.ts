@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createLogger } from '@forkvote/platform';
+import { bodyGuard } from './common/body-guard';
 import { requestOriginGuard, securityHeaders } from './common/http-security';
 import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
@@ -21,6 +22,7 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   app.use(requestOriginGuard(config));
   // Above the largest valid body, so oversized fields are refused by validation with a message (400).
   app.useBodyParser('json', { limit: '2mb' });
+  app.use(bodyGuard());
   // Only the local checkout pages' form posts get this far with a form body (they have no fields).
   app.useBodyParser('urlencoded', { limit: '1kb', extended: false });
   app.use(cookieParser());

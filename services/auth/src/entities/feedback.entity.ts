@@ -1,3 +1,4 @@
+import { TEXT_COLUMNS } from '@forkvote/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'feedback' })
@@ -5,13 +6,13 @@ export class Feedback {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column({ type: 'varchar', length: 100 })
+  @Column({ type: 'varchar', length: TEXT_COLUMNS.personName })
   name: string;
 
-  @Column({ type: 'varchar', length: 320 })
+  @Column({ type: 'varchar', length: TEXT_COLUMNS.email })
   email: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @Column({ type: 'varchar', length: TEXT_COLUMNS.feedbackSubject })
   subject: string;
 
   @Column({ type: 'text' })

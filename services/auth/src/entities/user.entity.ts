@@ -1,3 +1,4 @@
+import { TEXT_COLUMNS } from '@forkvote/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 @Entity({ name: 'users' })
@@ -6,10 +7,10 @@ export class User {
   id: string;
 
   /** Stored lower-cased; unique. */
-  @Column({ type: 'varchar', length: 320, unique: true })
+  @Column({ type: 'varchar', length: TEXT_COLUMNS.email, unique: true })
   email: string;
 
-  @Column({ type: 'varchar', length: 100 })
+  @Column({ type: 'varchar', length: TEXT_COLUMNS.personName })
   name: string;
 
   @Column({ name: 'password_hash', type: 'text' })

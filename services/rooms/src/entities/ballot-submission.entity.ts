@@ -1,3 +1,4 @@
+import { TEXT_COLUMNS } from '@forkvote/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /**
@@ -12,13 +13,13 @@ export class BallotSubmission {
   @PrimaryColumn({ name: 'batch_index', type: 'integer' })
   batchIndex: number;
 
-  @PrimaryColumn({ name: 'user_id', type: 'varchar', length: 64 })
+  @PrimaryColumn({ name: 'user_id', type: 'varchar', length: TEXT_COLUMNS.userId })
   userId: string;
 
   @CreateDateColumn({ name: 'submitted_at', type: 'timestamptz' })
   submittedAt: Date;
 
-  @Column({ name: 'place_ids', type: 'varchar', length: 300, array: true })
+  @Column({ name: 'place_ids', type: 'varchar', length: TEXT_COLUMNS.placeId, array: true })
   placeIds: string[];
 
   @Column({ name: 'vote_types', type: 'varchar', length: 4, array: true })

@@ -1,3 +1,4 @@
+import { TEXT_COLUMNS } from '@forkvote/contracts';
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { Room } from './room.entity';
 
@@ -13,10 +14,10 @@ export class Member {
   @JoinColumn({ name: 'room_id' })
   room: Room;
 
-  @Column({ name: 'user_id', type: 'varchar', length: 64 })
+  @Column({ name: 'user_id', type: 'varchar', length: TEXT_COLUMNS.userId })
   userId: string;
 
-  @Column({ name: 'user_name', type: 'varchar', length: 50 })
+  @Column({ name: 'user_name', type: 'varchar', length: TEXT_COLUMNS.roomUserName })
   userName: string;
 
   @CreateDateColumn({ name: 'joined_at', type: 'timestamptz' })

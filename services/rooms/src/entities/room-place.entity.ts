@@ -1,4 +1,4 @@
-import { Place } from '@forkvote/contracts';
+import { Place, TEXT_COLUMNS } from '@forkvote/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** The places a room votes on, in the order the search ranked them; batch n is positions 5n to 5n+4. */
@@ -10,7 +10,7 @@ export class RoomPlace {
   @PrimaryColumn({ type: 'integer' })
   position: number;
 
-  @Column({ name: 'place_id', type: 'varchar', length: 300 })
+  @Column({ name: 'place_id', type: 'varchar', length: TEXT_COLUMNS.placeId })
   placeId: string;
 
   @Column({ type: 'jsonb' })

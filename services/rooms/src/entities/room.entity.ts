@@ -1,3 +1,4 @@
+import { TEXT_COLUMNS } from '@forkvote/contracts';
 import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import { Member } from './member.entity';
 
@@ -15,7 +16,7 @@ export class Room {
   @Column({ type: 'varchar', length: 10, default: 'waiting' })
   state: RoomState;
 
-  @Column({ name: 'created_by_user_id', type: 'varchar', length: 64 })
+  @Column({ name: 'created_by_user_id', type: 'varchar', length: TEXT_COLUMNS.userId })
   createdByUserId: string;
 
   @Column({ name: 'batch_index', type: 'integer', default: 0 })

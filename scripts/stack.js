@@ -164,6 +164,25 @@ async function ensureRedis(log = console.log) {
   return { url, stop: async () => void child.kill('SIGTERM') };
 }
 
+/**
+ * A redis-server of a test's own on `port`, keeping nothing on disk, for tests that kill Redis and start it
+ * again empty. Resolves when it answers.
+ * @param {number} port
+ */
+async function startRedisServer(port) {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 100 && !(await redisPing(url)); i++) await sleep(100);
+  if (!(await redisPing(url))) throw new Error(`redis-server did not start on ${port}`);
+  return child;
+}
+
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -323,4 +342,5 @@ module.exports = {
   startTestStack,
   freePort,
   sleep,
+  startRedisServer,
 };

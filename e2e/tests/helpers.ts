@@ -1,4 +1,4 @@
-import { expect, Page } from '@playwright/test';
+import { BrowserContext, expect, Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -37,4 +37,25 @@ export async function loginThroughUi(page: Page, email: string, password: string
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByTestId('header-user-name')).toBeVisible();
+}
+
+/** Registers through the API in `context` (its cookies, so its checkout cookie too) and completes the checkout. */
+export async function registerByApi(
+  context: BrowserContext,
+  name: string,
+  email: string,
+  password = 'secret12',
+) {
+  const registered = await context.request.post('/api/v1/auth/register', {
+    data: {
+      email,
+      password,
+      name,
+      plan: 'monthly',
+      acceptTermsOfService: true,
+      recaptchaToken: 'dev-recaptcha-token',
+    },
+  });
+  const { stripeCheckoutUrl } = await registered.json();
+  await context.request.post(`${stripeCheckoutUrl}/complete`, { maxRedirects: 0 });
 }

@@ -1,5 +1,5 @@
 import { Browser, BrowserContext, expect, Page, test } from '@playwright/test';
-import { loginThroughUi, shot, uniqueEmail } from './helpers';
+import { loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
 
 /** Registers and pays (offline checkout) through the API, then logs in through the UI in a new context. */
 async function signedInPage(
@@ -10,18 +10,7 @@ async function signedInPage(
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   const email = uniqueEmail(name.toLowerCase());
-  const registered = await context.request.post('/api/v1/auth/register', {
-    data: {
-      email,
-      password: 'secret12',
-      name,
-      plan: 'monthly',
-      acceptTermsOfService: true,
-      recaptchaToken: 'dev-recaptcha-token',
-    },
-  });
-  const { stripeCheckoutUrl } = await registered.json();
-  await context.request.post(`${stripeCheckoutUrl}/complete`, { maxRedirects: 0 });
+  await registerByApi(context, name, email);
   await loginThroughUi(page, email, 'secret12');
   return { context, page };
 }

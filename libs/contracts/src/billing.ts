@@ -65,5 +65,16 @@ export interface LocalCheckoutAccess {
   secret?: string | null;
 }
 
+/** The local test-mode checkout page's content (billing answers it, the gateway renders it). */
+export interface LocalCheckoutView {
+  id: string;
+  email: string;
+  plan: Plan;
+  status: 'open' | 'complete' | 'expired';
+  amountCents: number;
+  interval: 'month' | 'year' | null;
+  trialDays: number;
+}
+
 /** The httpOnly cookie holding a local checkout's secret, scoped to the checkout pages. */
 export const CHECKOUT_COOKIE = 'fv_checkout';

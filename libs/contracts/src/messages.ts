@@ -31,7 +31,7 @@ export const MESSAGES = {
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
   invalidPlan: 'Please choose a plan: monthly, yearly or lifetime.',
   alreadySubscribed: 'You already have an active subscription.',
-  serviceUnavailable: 'ForkVote is briefly unavailable. Please try again in a moment.',
+  serviceUnavailable: 'Unavailable: Redis (sessions and service calls). Please try again in a moment.',
   jsonOnly: 'Requests must be sent as application/json.',
   bodyTooDeep: 'The request body is nested too deeply.',
   controlCharacters: 'Text may not contain control characters.',

@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, Matches, Max, Min } from 'class-validator';
 import { Optional } from './validation';
+import { FILTER_CATEGORIES } from './filter-categories';
 import { PLACE_TYPES } from './place-types';
 import { ZIPCODE_PATTERN } from './rules';
 import {
@@ -28,6 +29,13 @@ export interface Place {
   userRatingCount?: number;
   priceLevel?: string;
   distanceMeters?: number;
+}
+
+/** GET /api/v1/places/types: every place type with its labels, and the filter groups. */
+export interface PlaceTypesAnswer {
+  all: string;
+  types: { type: string; label: string; compact: string }[];
+  categories: typeof FILTER_CATEGORIES;
 }
 
 export interface PlacesAnswer {

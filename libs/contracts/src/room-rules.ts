@@ -26,6 +26,7 @@ export const ROOM_MESSAGES = {
   roomNotFound: 'Waiting room not found. Check the ID and try again.',
   roomClosed: 'This waiting room has been closed.',
   notMember: 'You are not in this waiting room.',
+  badIdempotencyKey: 'Idempotency-Key must be a UUID.',
   hostOnly: 'Only the host can do that.',
   mustSubscribe: 'Hosting a session needs an active plan. Choose one on your profile.',
   voteForYourself: 'You can only vote for yourself.',

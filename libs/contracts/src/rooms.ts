@@ -14,6 +14,7 @@ import {
 import { NearbySearchDto, Place } from './places';
 import { ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from './room-rules';
 import { Optional, Text, TEXT_COLUMNS, Trim } from './validation';
+import type { RoomEventName } from './room-rules';
 
 export * from './room-rules';
 
@@ -167,3 +168,31 @@ export interface NextBatchAnswer {
   batchIndex: number;
   noMorePlaces: boolean;
 }
+
+/**
+ * Every room event by name, with its payload (SPEC §4). The rooms outbox writes them, the gateway's hub
+ * relays them, the web app's event hook reads them: one definition for all three. Payloads as published
+ * also carry `sentAt` (epoch ms).
+ */
+export interface RoomEventMap {
+  SUBSCRIBED_TO_SSE: { waitingRoomId: string; userId: string; userName: string };
+  USER_JOINED: { users: RoomUser[]; userId: string; userName: string };
+  USER_LEFT: { userId: string; userName: string; users: RoomUser[]; isHost: boolean; roomClosed: boolean };
+  WAITING_ROOM_STARTED: { places: Place[]; batchIndex: number; demo: boolean };
+  USER_VOTED: { userId: string; usersVoted: string[] };
+  BALLOTS_SUBMITTED: BallotsResult;
+  NEXT_BATCH_OF_PLACES: { nextBatchIndex: number; batchIndex: number };
+}
+
+/** One room event: its name and the payload that name carries. */
+export type RoomEventOf<E extends keyof RoomEventMap = keyof RoomEventMap> = {
+  [Name in E]: { event: Name; data: RoomEventMap[Name] };
+}[E];
+
+/** Compile-time: ROOM_EVENTS and RoomEventMap name the same events. */
+type SameNames = [RoomEventName] extends [keyof RoomEventMap]
+  ? [keyof RoomEventMap] extends [RoomEventName]
+    ? true
+    : never
+  : never;
+export const ROOM_EVENT_NAMES_MATCH: SameNames = true;

@@ -8,12 +8,28 @@ export * from './place-types';
 export * from './plans';
 export * from './health';
 export * from './errors';
-export type { AccessTokenPayload, WireUser, OutboxMessage } from './auth';
-export type { Entitlement, StripeInformation, StripeSubscriptionShape, CheckoutAnswer } from './billing';
+export type {
+  AccessTokenPayload,
+  WireUser,
+  OutboxMessage,
+  RegisterDto,
+  LoginDto,
+  RequestPasswordResetDto,
+  ResetPasswordWithTokenDto,
+  UpdateMeDto,
+  FeedbackDto,
+} from './auth';
+export type {
+  Entitlement,
+  StripeInformation,
+  StripeSubscriptionShape,
+  CheckoutAnswer,
+  SubscribeDto,
+} from './billing';
 export * from './search-rules';
 export * from './filter-categories';
 export * from './filter-rules';
-export type { Place, PlacesAnswer, GeocodeAnswer } from './places';
+export type { Place, PlacesAnswer, GeocodeAnswer, PlaceTypesAnswer } from './places';
 export * from './room-rules';
 export type {
   Ballot,
@@ -25,4 +41,11 @@ export type {
   RoomState,
   RoomUser,
   WaitingRoom,
+  RoomEventMap,
+  CreateRoomDto,
+  JoinRoomDto,
+  LeaveRoomDto,
+  VoteDto,
+  NextBatchDto,
+  StartRoomDto,
 } from './rooms';

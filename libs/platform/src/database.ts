@@ -1,7 +1,6 @@
 import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import type { Pool, QueryResultRow } from 'pg';
-import { DataSource, DataSourceOptions, EntitySchema, MixedList } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { PoolClient, QueryResultRow } from 'pg';
+import { DataSource, DataSourceOptions, EntityManager, EntitySchema, MixedList } from 'typeorm';
 import { PlatformConfig } from './config';
 
 export interface DatabaseOptions {
@@ -97,16 +96,17 @@ export async function migrateService(url: string, options: DatabaseOptions): Pro
 }
 
 /**
- * Runs one prepared statement on the pg pool under `dataSource`, skipping TypeORM's query runner: for the
- * hot paths (a room's join and vote), where each request is a single statement. PostgreSQL parses and
- * plans a named statement once per connection.
+ * Runs one prepared statement inside the transaction of `manager` (on its pg connection, skipping
+ * TypeORM's query building): for the hot paths (a room's join and vote). PostgreSQL parses and plans a
+ * named statement once per connection.
  */
 export async function preparedQuery<Row>(
-  dataSource: DataSource,
+  manager: EntityManager,
   name: string,
   text: string,
   values: unknown[],
 ): Promise<Row[]> {
-  const pool = (dataSource.driver as PostgresDriver).master as Pool;
-  return (await pool.query<Row & QueryResultRow>({ name, text, values })).rows;
+  if (!manager.queryRunner) throw new Error('preparedQuery runs inside a transaction');
+  const client = (await manager.queryRunner.connect()) as PoolClient;
+  return (await client.query<Row & QueryResultRow>({ name, text, values })).rows;
 }

@@ -8,6 +8,8 @@ import Redis from 'ioredis';
  */
 export const roomEventKeys = {
   log: (prefix: string, roomId: string) => `${prefix}:room-log:${roomId}`,
+  /** The highest outbox id already in the room's log. */
+  seq: (prefix: string, roomId: string) => `${prefix}:room-log:${roomId}:seq`,
   channel: (prefix: string) => `${prefix}:room-events`,
 };
 
@@ -22,30 +24,56 @@ export interface PublishedRoomEvent {
   data: string;
 }
 
+/** An event as the rooms outbox holds it: its outbox id orders and deduplicates it per room. */
+export interface OutboxRoomEvent {
+  outboxId: string;
+  roomId: string;
+  event: string;
+  data: object;
+}
+
+/**
+ * Appends one outbox event to the room's log and publishes it, once: the room's `seq` key remembers the
+ * highest outbox id already in the log, so an event the relay publishes again (it crashed after publishing,
+ * before marking it sent) is skipped. Outbox ids of one room grow in commit order (each is written under the
+ * room's row lock), so "not above the last" means "already there".
+ */
 const PUBLISH_SCRIPT = `
+local last = tonumber(redis.call('GET', KEYS[3]) or '0')
+if tonumber(ARGV[5]) <= last then return false end
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'e', ARGV[2], 'd', ARGV[3])
 redis.call('EXPIRE', KEYS[1], 86400)
+redis.call('SET', KEYS[3], ARGV[5], 'EX', 86400)
 redis.call('PUBLISH', KEYS[2], ARGV[4] .. '\\n' .. id .. '\\n' .. ARGV[2] .. '\\n' .. ARGV[3])
 return id`;
 
-export async function publishRoomEvent(
+/**
+ * Publishes outbox events in their order (one pipeline: Redis runs them in the order sent). Answers each
+ * event's log id, or null for one that was already published.
+ */
+export async function publishRoomEvents(
   redis: Redis,
   prefix: string,
-  roomId: string,
-  event: string,
-  data: object,
-): Promise<string> {
-  const json = JSON.stringify({ ...data, sentAt: Date.now() });
-  return (await redis.eval(
-    PUBLISH_SCRIPT,
-    2,
-    roomEventKeys.log(prefix, roomId),
-    roomEventKeys.channel(prefix),
-    ROOM_LOG_LENGTH,
-    event,
-    json,
-    roomId,
-  )) as string;
+  events: OutboxRoomEvent[],
+): Promise<(string | null)[]> {
+  const sentAt = Date.now();
+  return Promise.all(
+    events.map(
+      (e) =>
+        redis.eval(
+          PUBLISH_SCRIPT,
+          3,
+          roomEventKeys.log(prefix, e.roomId),
+          roomEventKeys.channel(prefix),
+          roomEventKeys.seq(prefix, e.roomId),
+          ROOM_LOG_LENGTH,
+          e.event,
+          JSON.stringify({ ...e.data, sentAt }),
+          e.roomId,
+          e.outboxId,
+        ) as Promise<string | null>,
+    ),
+  );
 }
 
 /** Parses a message from the channel; null if it is not one of ours. */

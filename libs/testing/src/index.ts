@@ -10,6 +10,7 @@ const stackModule = require('../../../scripts/stack') as {
     output?: (line: string) => void;
   }): Promise<TestStack>;
   freePort(): Promise<number>;
+  startRedisServer(port: number): Promise<import('node:child_process').ChildProcess>;
 };
 
 export interface TestStack {
@@ -42,6 +43,18 @@ export async function startTestStack(
 }
 
 export const freePort = stackModule.freePort;
+export const startRedisServer = stackModule.startRedisServer;
+
+/** A valid start payload: restaurants within 5 miles of midtown Manhattan, by popularity. */
+export const START_SEARCH = {
+  latitude: 40.7484,
+  longitude: -73.9967,
+  radiusInMeters: 8047,
+  includedTypes: ['restaurant'],
+  excludedTypes: [] as string[],
+  maxResultCount: 20,
+  rankPreference: 'popularity',
+};
 export const DEV_RECAPTCHA_TOKEN = 'dev-recaptcha-token';
 
 let counter = 0;

@@ -3,6 +3,7 @@ import {
   CheckoutAnswer,
   Entitlement,
   LocalCheckoutAccess,
+  LocalCheckoutView,
   Plan,
   PLAN_CATALOG,
   StripeInformation,
@@ -24,16 +25,6 @@ import { sha256 } from './payments/local.provider';
 
 const ENTITLED_STATUSES = new Set(['active', 'trialing']);
 const DAY = 86_400;
-
-export interface LocalCheckoutView {
-  id: string;
-  email: string;
-  plan: Plan;
-  status: LocalCheckoutSession['status'];
-  amountCents: number;
-  interval: 'month' | 'year' | null;
-  trialDays: number;
-}
 
 @Injectable()
 export class BillingService {

@@ -1,4 +1,4 @@
-import { Participant, signUp, startTestStack, TestStack } from '@forkvote/testing';
+import { Participant, signUp, START_SEARCH, startTestStack, TestStack } from '@forkvote/testing';
 import fc from 'fast-check';
 
 /**
@@ -50,15 +50,7 @@ const hostile = fc.oneof(
     .map((depth) => ({ __deep: depth })),
 );
 
-const search = () => ({
-  latitude: 40.75,
-  longitude: -73.99,
-  radiusInMeters: 8000,
-  includedTypes: ['restaurant'],
-  excludedTypes: [],
-  maxResultCount: 20,
-  rankPreference: 'popularity',
-});
+const search = () => ({ ...START_SEARCH });
 
 describe('fuzzing every route', () => {
   let stack: TestStack;

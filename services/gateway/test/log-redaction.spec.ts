@@ -4,6 +4,7 @@ import {
   cookieNamed,
   DEV_RECAPTCHA_TOKEN,
   Participant,
+  START_SEARCH,
   startTestStack,
   TestStack,
   uniqueEmail,
@@ -70,19 +71,9 @@ describe('logs hold no secrets', () => {
     const joined = await guest.patch('/api/v1/waiting-room/join', { waitingRoomId: code, userName: 'Gil' });
     expect(joined.status).toBe(200);
     secrets.guestMember = cookieNamed('fv_room', joined.headers['set-cookie']).split('=')[1];
-    const started = await host.post(
-      '/api/v1/waiting-room/start',
-      {
-        latitude: 40.75,
-        longitude: -73.99,
-        radiusInMeters: 8000,
-        includedTypes: ['restaurant'],
-        excludedTypes: [],
-        maxResultCount: 20,
-        rankPreference: 'popularity',
-      },
-      { Authorization: `Bearer ${secrets.hostToken}` },
-    );
+    const started = await host.post('/api/v1/waiting-room/start', START_SEARCH, {
+      Authorization: `Bearer ${secrets.hostToken}`,
+    });
     expect(started.status).toBe(200);
     const batch = (started.body.places as { id: string }[]).slice(0, 5);
     const votes = batch.map((p) => ({ placeId: p.id, voteType: 'up' }));

@@ -1,28 +1,19 @@
-import { MESSAGES } from '@forkvote/contracts';
-import { freePort, login, signUp, startTestStack, TestStack } from '@forkvote/testing';
-import { ChildProcess, spawn } from 'node:child_process';
+import { MESSAGES, ROOM_EVENTS } from '@forkvote/contracts';
+import { roomEventKeys } from '@forkvote/platform';
+import {
+  freePort,
+  login,
+  Participant,
+  signUp,
+  START_SEARCH,
+  startRedisServer as startRedis,
+  startTestStack,
+  TestStack,
+} from '@forkvote/testing';
+import Redis from 'ioredis';
+import { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-
-/** A Redis of this test's own, on its own port, that the test can kill and start again empty. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const up = await fetch(`http://127.0.0.1:${port}`).then(
-      () => true,
-      (err: { cause?: { code?: string } }) => err.cause?.code !== 'ECONNREFUSED',
-    );
-    if (up) return child;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`redis-server did not start on ${port}`);
-}
 
 const stopped = (child: ChildProcess) => new Promise((resolve) => child.once('exit', resolve));
 
@@ -31,7 +22,9 @@ const stopped = (child: ChildProcess) => new Promise((resolve) => child.once('ex
  * which the web app would show as a logout) and login gets 503 (not 500); once it is back, empty, valid
  * sessions work again and revoked ones stay revoked.
  */
-describe('sessions through a Redis outage', () => {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('sessions and a running flow through a Redis outage', () => {
   let stack: TestStack;
   let redis: ChildProcess;
   let port: number;
@@ -80,5 +73,81 @@ describe('sessions through a Redis outage', () => {
     expect(back.status).toBe(200);
     await request(stack.url).get('/api/v1/me').set('Cookie', loggedOut).expect(401);
     await login(stack.url, user.email, user.password);
+  });
+
+  it('keeps a voting flow going through 10 s without Redis: only 503s meanwhile, nothing lost after', async () => {
+    const host = new Participant(stack.url, (await signUp(stack.url, 'lifetime', 'Olly Outage')).cookie);
+    const created = await host.post('/api/v1/waiting-room/create', { userName: 'Olly' });
+    const code = created.body.waitingRoom.waitingRoomId as string;
+    const roomId = JSON.parse(Buffer.from(created.body.token.split('.')[1], 'base64url').toString()).roomId;
+    const guest = new Participant(stack.url);
+    const joined = await guest.patch('/api/v1/waiting-room/join', { waitingRoomId: code, userName: 'Gale' });
+    const started = await host.post('/api/v1/waiting-room/start', START_SEARCH, {
+      Authorization: `Bearer ${created.body.token}`,
+    });
+    const votes = (started.body.places as { id: string }[])
+      .slice(0, 5)
+      .map((p) => ({ placeId: p.id, voteType: 'up' }));
+    expect(
+      (
+        await host.patch('/api/v1/waiting-room/vote', {
+          waitingRoomId: code,
+          userId: created.body.userId,
+          votes,
+        })
+      ).status,
+    ).toBe(200);
+
+    redis.kill('SIGKILL');
+    await stopped(redis);
+    const outageEnds = Date.now() + 10_000;
+    const seen: Record<string, number[]> = { vote: [], me: [], current: [] };
+    const key = randomUUID();
+    const vote = () =>
+      guest.patch(
+        '/api/v1/waiting-room/vote',
+        { waitingRoomId: code, userId: joined.body.userId, votes },
+        { 'Idempotency-Key': key },
+      );
+    let voted = false;
+    let restarted = false;
+    const deadline = Date.now() + 45_000;
+    while (!voted && Date.now() < deadline) {
+      if (!restarted && Date.now() >= outageEnds) {
+        redis = await startRedis(port);
+        restarted = true;
+      }
+      const [v, me, current] = await Promise.all([
+        vote(),
+        host.get('/api/v1/me'),
+        host.get('/api/v1/waiting-room/current'),
+      ]);
+      seen.vote.push(v.status);
+      seen.me.push(me.status);
+      seen.current.push(current.status);
+      voted = restarted && v.status === 200;
+      await sleep(300);
+    }
+    const all = [...seen.vote, ...seen.me, ...seen.current];
+    expect(all.filter((status) => status >= 500 && status !== 503)).toEqual([]);
+    expect(all.filter((status) => status === 401 || status === 403)).toEqual([]);
+    expect(seen.vote.filter((status) => status === 503).length).toBeGreaterThan(0);
+    expect(voted).toBe(true);
+
+    // Nothing lost: the room reached results, and its BALLOTS_SUBMITTED reached the new Redis, once.
+    const current = await host.get('/api/v1/waiting-room/current');
+    expect(current.body.waitingRoom.state).toBe('results');
+    const probe = new Redis(`redis://127.0.0.1:${port}`);
+    try {
+      const log = async () =>
+        (
+          (await probe.xrange(roomEventKeys.log(stack.redisPrefix, roomId), '-', '+')) as [string, string[]][]
+        ).filter(([, fields]) => fields[1] === ROOM_EVENTS.ballotsSubmitted).length;
+      const until = Date.now() + 10_000;
+      while ((await log()) === 0 && Date.now() < until) await sleep(100);
+      expect(await log()).toBe(1);
+    } finally {
+      probe.disconnect();
+    }
   });
 });

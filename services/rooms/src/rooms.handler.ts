@@ -11,6 +11,25 @@ interface Caller {
   userId: string;
 }
 
+/** A command may carry the client's idempotency key (the gateway checked it is a UUID). */
+interface Retryable {
+  idempotencyKey?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The key a command's answer is recorded under: the client's idempotency key, scoped to the command and
+ * the caller (so nobody replays another's answer), or else the transport's request id, which a request
+ * redelivered after a crash keeps.
+ */
+function commandKey(context: StreamsContext, caller: string, payload: Retryable | undefined): string {
+  const key = payload?.idempotencyKey;
+  if (typeof key === 'string' && UUID.test(key))
+    return `${context.getPattern()}:${caller}:${key.toLowerCase()}`;
+  return `rpc:${context.getRequestId()}`;
+}
+
 function caller(payload: Partial<Caller>): Caller {
   if (typeof payload?.roomId !== 'string' || typeof payload.userId !== 'string')
     fail(400, 'roomId and userId are required');
@@ -25,43 +44,56 @@ export class RoomsHandler {
   ) {}
 
   @MessagePattern(ROOMS.create)
-  create(@Payload() payload: { accountId: string; body: unknown }, @Ctx() context: StreamsContext) {
+  create(
+    @Payload() payload: Retryable & { accountId: string; body: unknown },
+    @Ctx() context: StreamsContext,
+  ) {
     if (typeof payload?.accountId !== 'string') fail(401, 'Please log in to continue.');
     const body = validated(CreateRoomDto, payload.body);
-    return this.rooms.create({ userId: payload.accountId }, body.userName, context.getRequestId());
+    const key = commandKey(context, payload.accountId, payload);
+    return this.rooms.create({ userId: payload.accountId }, body.userName, key);
   }
 
   @MessagePattern(ROOMS.join)
-  join(@Payload() payload: { body: unknown; accountId?: string; cookieUserId?: string }) {
+  join(
+    @Payload() payload: Retryable & { body: unknown; accountId?: string; cookieUserId?: string },
+    @Ctx() context: StreamsContext,
+  ) {
     const body = validated(JoinRoomDto, payload.body);
-    return this.rooms.join(body.waitingRoomId, body.userName, {
-      accountId: payload.accountId,
-      cookieUserId: payload.cookieUserId,
-    });
+    const who = payload.accountId ?? payload.cookieUserId ?? 'guest';
+    return this.rooms.join(
+      body.waitingRoomId,
+      body.userName,
+      { accountId: payload.accountId, cookieUserId: payload.cookieUserId },
+      commandKey(context, who, payload),
+    );
   }
 
   @MessagePattern(ROOMS.leave)
-  leave(@Payload() payload: Caller) {
+  leave(@Payload() payload: Caller & Retryable, @Ctx() context: StreamsContext) {
     const { roomId, userId } = caller(payload);
-    return this.rooms.leave(roomId, userId);
+    return this.rooms.leave(roomId, userId, commandKey(context, userId, payload));
   }
 
   @MessagePattern(ROOMS.start)
-  start(@Payload() payload: Caller & { body: unknown }) {
+  start(@Payload() payload: Caller & Retryable & { body: unknown }, @Ctx() context: StreamsContext) {
     const { roomId, userId } = caller(payload);
-    return this.voting.start(roomId, userId, validated(StartRoomDto, payload.body));
+    const search = validated(StartRoomDto, payload.body);
+    return this.voting.start(roomId, userId, search, commandKey(context, userId, payload));
   }
 
   @MessagePattern(ROOMS.vote)
-  vote(@Payload() payload: Caller & { body: unknown }) {
+  vote(@Payload() payload: Caller & Retryable & { body: unknown }, @Ctx() context: StreamsContext) {
     const { roomId, userId } = caller(payload);
-    return this.voting.vote(roomId, userId, validated(VoteDto, payload.body).votes);
+    const { votes } = validated(VoteDto, payload.body);
+    return this.voting.vote(roomId, userId, votes, commandKey(context, userId, payload));
   }
 
   @MessagePattern(ROOMS.nextBatch)
-  nextBatch(@Payload() payload: Caller & { body: unknown }) {
+  nextBatch(@Payload() payload: Caller & Retryable & { body: unknown }, @Ctx() context: StreamsContext) {
     const { roomId, userId } = caller(payload);
-    return this.voting.nextBatch(roomId, userId, validated(NextBatchDto, payload.body).nextBatchIndex);
+    const { nextBatchIndex } = validated(NextBatchDto, payload.body);
+    return this.voting.nextBatch(roomId, userId, nextBatchIndex, commandKey(context, userId, payload));
   }
 
   @MessagePattern(ROOMS.snapshot)

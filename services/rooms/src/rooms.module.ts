@@ -8,6 +8,9 @@ import { Initial1763900000000 } from './migrations/1763900000000-initial';
 import { Voting1763900000001 } from './migrations/1763900000001-voting';
 import { HotPathFunctions1763900000002 } from './migrations/1763900000002-hot-path-functions';
 import { BallotVotesInOneRow1763900000003 } from './migrations/1763900000003-ballot-votes-in-one-row';
+import { OutboxAndCommandLog1763900000004 } from './migrations/1763900000004-outbox-and-command-log';
+import { CommandLog } from './outbox/command-log';
+import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { RoomsHandler } from './rooms.handler';
 import { RoomsService } from './rooms.service';
 import { VotingService } from './voting.service';
@@ -19,12 +22,13 @@ export const roomsDatabase = {
     Voting1763900000001,
     HotPathFunctions1763900000002,
     BallotVotesInOneRow1763900000003,
+    OutboxAndCommandLog1763900000004,
   ],
 };
 
 @Module({
   imports: [PlatformModule.forService('rooms', roomsDatabase)],
   controllers: [RoomsHandler],
-  providers: [RoomsService, VotingService],
+  providers: [RoomsService, VotingService, RoomEventsOutbox, CommandLog],
 })
 export class RoomsModule {}

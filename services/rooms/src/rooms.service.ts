@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import {
   BILLING,
-  Entitlement,
   JoinRoomAnswer,
   ROOM_EVENTS,
   ROOM_MESSAGES,
@@ -16,20 +15,21 @@ import {
   preparedQuery,
   lastRoomEventId,
   PlatformConfig,
-  publishRoomEvent,
   REDIS,
   SERVICE_CLIENT,
   ROOM_TOKEN_LIFETIME_SECONDS,
   tokenKeys,
 } from '@forkvote/platform';
 import Redis from 'ioredis';
-import { randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, Not, QueryFailedError } from 'typeorm';
 import { Member } from './entities/member.entity';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
 import { ballotsOf } from './ballots';
 import { Batcher } from './batcher';
+import { CommandLog, guestIdFor } from './outbox/command-log';
+import { RoomEvent, RoomEventsOutbox } from './outbox/room-events.outbox';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -86,6 +86,15 @@ function toWaitingRoom(
   };
 }
 
+/** The SPEC's join answer for a member the join function let in. */
+function joinAnswer(joined: JoinedRoom, who: { userId: string; userName: string }): JoinRoomAnswer {
+  return {
+    waitingRoom: toWaitingRoom(joined.room, joined.members, joined.placesCount),
+    userId: who.userId,
+    userName: who.userName,
+  };
+}
+
 export interface MemberAnswer extends JoinRoomAnswer {
   /** For the gateway's httpOnly cookie; never sent to the browser in a body. */
   memberToken: string;
@@ -95,24 +104,66 @@ interface JoinInput {
   code: string;
   userId: string;
   userName: string;
+  /** The command's key (see CommandLog). */
+  key: string;
+}
+
+/** A join answered before under the same key: its recorded answer (tokens are signed again, never stored). */
+interface ReplayedJoin {
+  replayed: JoinRoomAnswer;
 }
 
 @Injectable()
 export class RoomsService {
-  /** Joins arriving together run as one statement (see `rooms.join_room` in the migrations). */
-  private readonly joins = new Batcher<JoinInput, JoinedRoom | RoomRefusal>(async (inputs) => {
-    // In room id order, as ballots take their locks (PostgreSQL runs volatile calls after the sort).
-    const rows = await preparedQuery<{ n: string; joined: JoinedRoom | RoomRefusal }>(
-      this.dataSource,
-      'rooms.join-batch',
-      `SELECT a.n, "rooms"."join_room"(a.code, a.user_id, a.user_name) AS joined
-           FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) WITH ORDINALITY AS a(code, user_id, user_name, n)
-           LEFT JOIN "rooms"."rooms" r ON r.code = a.code AND r.state <> 'closed'
-          ORDER BY r.id NULLS FIRST, a.n`,
-      [inputs.map((i) => i.code), inputs.map((i) => i.userId), inputs.map((i) => i.userName)],
-    );
-    const outputs = new Array<JoinedRoom | RoomRefusal>(inputs.length);
-    for (const row of rows) outputs[Number(row.n) - 1] = row.joined;
+  /**
+   * Joins arriving together run as one statement (see `rooms.join_room` in the migrations), in one
+   * transaction with their USER_JOINED events and recorded answers. A join whose key was answered before
+   * (a redelivery, or the client's retry) is answered from the record and not run again.
+   */
+  private readonly joins = new Batcher<JoinInput, JoinedRoom | RoomRefusal | ReplayedJoin>(async (inputs) => {
+    const outputs = await this.dataSource.transaction(async (manager) => {
+      const recorded = await this.commands.find(
+        inputs.map((i) => i.key),
+        manager,
+      );
+      const fresh = inputs.filter((i) => !recorded.has(i.key));
+      // In room id order, as ballots take their locks (PostgreSQL runs volatile calls after the sort).
+      const rows =
+        fresh.length === 0
+          ? []
+          : await preparedQuery<{ n: string; joined: JoinedRoom | RoomRefusal }>(
+              manager,
+              'rooms.join-batch',
+              `SELECT a.n, "rooms"."join_room"(a.code, a.user_id, a.user_name) AS joined
+                 FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) WITH ORDINALITY AS a(code, user_id, user_name, n)
+                 LEFT JOIN "rooms"."rooms" r ON r.code = a.code AND r.state <> 'closed'
+                ORDER BY r.id NULLS FIRST, a.n`,
+              [fresh.map((i) => i.code), fresh.map((i) => i.userId), fresh.map((i) => i.userName)],
+            );
+      const joined = new Map<JoinInput, JoinedRoom | RoomRefusal>();
+      for (const row of rows) joined.set(fresh[Number(row.n) - 1], row.joined);
+      const events: RoomEvent[] = [];
+      const answers: { key: string; answer: object }[] = [];
+      for (const input of fresh) {
+        const result = joined.get(input)!;
+        if ('error' in result) continue;
+        const answer = joinAnswer(result, input);
+        events.push({
+          roomId: result.room.id,
+          event: ROOM_EVENTS.userJoined,
+          data: { users: answer.waitingRoom.users, userId: input.userId, userName: input.userName },
+        });
+        answers.push({ key: input.key, answer: { roomId: result.room.id, ...answer } });
+      }
+      await this.outbox.write(manager, events);
+      await this.commands.record(manager, answers);
+      return inputs.map((input) =>
+        recorded.has(input.key)
+          ? { replayed: recorded.get(input.key) as JoinRoomAnswer }
+          : joined.get(input)!,
+      );
+    });
+    this.outbox.wake();
     return outputs;
   });
 
@@ -121,20 +172,24 @@ export class RoomsService {
     readonly dataSource: DataSource,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
+    private readonly outbox: RoomEventsOutbox,
+    private readonly commands: CommandLog,
   ) {}
 
+  /** A retry with the same key finds the room it made (by the key's hash) and answers it again. */
   async create(
     host: { userId: string },
     userName: string,
-    requestId: string,
+    key: string,
   ): Promise<MemberAnswer & { token: string }> {
-    const entitlement = await callService<Entitlement>(this.services, BILLING.entitlement, {
+    const entitlement = await callService(this.services, BILLING.entitlement, {
       userId: host.userId,
     });
     if (!entitlement.canCreateRooms) fail(403, ROOM_MESSAGES.mustSubscribe);
 
+    const createRequestId = createHash('sha256').update(key).digest('hex');
     const rooms = this.dataSource.getRepository(Room);
-    let room = await rooms.findOneBy({ createRequestId: requestId });
+    let room = await rooms.findOneBy({ createRequestId });
     for (let attempt = 0; !room && attempt < 10; attempt++) {
       try {
         room = await this.dataSource.transaction(async (manager) => {
@@ -142,34 +197,39 @@ export class RoomsService {
             code: newRoomCode(),
             state: 'waiting',
             createdByUserId: host.userId,
-            createRequestId: requestId,
+            createRequestId,
           });
           await manager.getRepository(Member).insert({ roomId: created.id, userId: host.userId, userName });
+          const { users } = await this.waitingRoom(manager, created);
+          await this.outbox.write(manager, [
+            {
+              roomId: created.id,
+              event: ROOM_EVENTS.userJoined,
+              data: { users, userId: host.userId, userName },
+            },
+          ]);
           return created;
         });
+        this.outbox.wake();
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
-        room = await rooms.findOneBy({ createRequestId: requestId }); // null unless a retry won the race
+        room = await rooms.findOneBy({ createRequestId }); // null unless a retry won the race
       }
     }
     if (!room) fail(503, ROOM_MESSAGES.failedCreate);
 
     const waitingRoom = await this.waitingRoom(this.dataSource.manager, room);
-    await this.publish(room.id, ROOM_EVENTS.userJoined, {
-      users: waitingRoom.users,
-      userId: host.userId,
-      userName,
-    });
+    const hostName = waitingRoom.createdBy.userName;
     return {
       token: tokenKeys(this.config).sign(
         'room-host',
         { roomId: room.id, code: room.code, userId: host.userId },
         ROOM_TOKEN_LIFETIME_SECONDS,
       ),
-      memberToken: this.memberToken(room, host.userId, userName),
+      memberToken: this.memberToken(room, host.userId, hostName),
       waitingRoom,
       userId: host.userId,
-      userName,
+      userName: hostName,
     };
   }
 
@@ -181,40 +241,47 @@ export class RoomsService {
     code: string,
     userName: string,
     identity: { accountId?: string; cookieUserId?: string },
+    key: string,
   ): Promise<MemberAnswer> {
-    const userId = identity.accountId ?? identity.cookieUserId ?? `guest-${randomUUID()}`;
-    const joined = await this.joins.call({ code: code.toUpperCase(), userId, userName });
+    const userId = identity.accountId ?? identity.cookieUserId ?? guestIdFor(key);
+    const joined = await this.joins.call({ code: code.toUpperCase(), userId, userName, key });
+    if ('replayed' in joined) {
+      const { roomId, ...answer } = joined.replayed as JoinRoomAnswer & { roomId: string };
+      const room = { id: roomId, code: answer.waitingRoom.waitingRoomId };
+      return { ...answer, memberToken: this.memberToken(room, answer.userId, answer.userName) };
+    }
     if ('error' in joined) refuse(joined);
-    const room = joined.room as Room;
-    const waitingRoom = toWaitingRoom(room, joined.members, joined.placesCount);
-    await this.publish(room.id, ROOM_EVENTS.userJoined, { users: waitingRoom.users, userId, userName });
-    return { waitingRoom, userId, userName, memberToken: this.memberToken(room, userId, userName) };
+    const answer = joinAnswer(joined, { userId, userName });
+    return { ...answer, memberToken: this.memberToken(joined.room, userId, userName) };
   }
 
   /** The host leaving closes the room (SPEC §4: USER_LEFT of the host clears everyone's room). */
-  async leave(roomId: string, userId: string): Promise<{ left: true }> {
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      const room = await this.lockRoom(manager, roomId);
-      const member = await manager.getRepository(Member).findOneBy({ roomId, userId, leftAt: IsNull() });
-      if (!member) fail(403, ROOM_MESSAGES.notMember);
-      await manager.getRepository(Member).update({ roomId, userId }, { leftAt: new Date() });
-      const isHost = room.createdByUserId === userId;
-      if (isHost)
-        await manager.getRepository(Room).update({ id: roomId }, { state: 'closed', closedAt: new Date() });
-      const users = isHost ? [] : await this.presentUsers(manager, roomId);
-      const ballots =
-        !isHost && room.state === 'voting' ? await this.completeIfEveryoneVoted(manager, room) : null;
-      return { isHost, users, userName: member.userName, ballots };
+  async leave(roomId: string, userId: string, key: string): Promise<{ left: true }> {
+    return this.commands.once(key, async () => {
+      await this.dataSource.transaction(async (manager) => {
+        const room = await this.lockRoom(manager, roomId);
+        const member = await manager.getRepository(Member).findOneBy({ roomId, userId, leftAt: IsNull() });
+        if (!member) fail(403, ROOM_MESSAGES.notMember);
+        await manager.getRepository(Member).update({ roomId, userId }, { leftAt: new Date() });
+        const isHost = room.createdByUserId === userId;
+        if (isHost)
+          await manager.getRepository(Room).update({ id: roomId }, { state: 'closed', closedAt: new Date() });
+        const users = isHost ? [] : await this.presentUsers(manager, roomId);
+        const ballots =
+          !isHost && room.state === 'voting' ? await this.completeIfEveryoneVoted(manager, room) : null;
+        await this.outbox.write(manager, [
+          {
+            roomId,
+            event: ROOM_EVENTS.userLeft,
+            data: { userId, userName: member.userName, users, isHost, roomClosed: isHost },
+          },
+          ...(ballots ? [{ roomId, event: ROOM_EVENTS.ballotsSubmitted, data: ballots }] : []),
+        ]);
+        await this.commands.record(manager, [{ key, answer: { left: true } }]);
+      });
+      this.outbox.wake();
+      return { left: true as const };
     });
-    await this.publish(roomId, ROOM_EVENTS.userLeft, {
-      userId,
-      userName: outcome.userName,
-      users: outcome.users,
-      isHost: outcome.isHost,
-      roomClosed: outcome.isHost,
-    });
-    if (outcome.ballots) await this.publish(roomId, ROOM_EVENTS.ballotsSubmitted, outcome.ballots);
-    return { left: true };
   }
 
   /** What a member needs after a reload: the room, its places, who voted, the results if any. */
@@ -326,11 +393,7 @@ export class RoomsService {
     );
   }
 
-  publish(roomId: string, event: string, data: object): Promise<string> {
-    return publishRoomEvent(this.redis, this.config.REDIS_PREFIX, roomId, event, data);
-  }
-
-  private memberToken(room: Room, userId: string, userName: string): string {
+  private memberToken(room: Pick<Room, 'id' | 'code'>, userId: string, userName: string): string {
     return tokenKeys(this.config).sign(
       'room-member',
       { roomId: room.id, code: room.code, userId, userName },

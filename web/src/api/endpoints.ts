@@ -3,17 +3,24 @@
  */
 import type {
   AccessTokenPayload,
+  CheckoutAnswer,
   CreateRoomAnswer,
+  FeedbackDto,
   GeocodeAnswer,
   JoinRoomAnswer,
+  LoginDto,
   NextBatchAnswer,
   PlacesAnswer,
+  PlaceTypesAnswer,
+  RegisterDto,
   RoomSnapshot,
   StripeInformation,
+  SubscribeDto,
+  UpdateMeDto,
   WireUser,
 } from '@forkvote/contracts';
 import useSWR from 'swr';
-import { ApiError, apiFetch } from './http';
+import { ApiError, apiCommand, apiFetch } from './http';
 
 const json = (method: string, body?: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method,
@@ -28,47 +35,40 @@ export interface PublicConfig {
 
 export const api = {
   verifyToken: () => apiFetch<AccessTokenPayload>('/api/v1/auth/verify-token', json('POST')),
-  login: (body: { email: string; password: string; rememberMe: boolean }) =>
-    apiFetch<AccessTokenPayload>('/api/v1/auth/login', json('POST', body)),
-  register: (body: {
-    email: string;
-    password: string;
-    name: string;
-    plan: string;
-    acceptTermsOfService: boolean;
-    contactMeForUserFeedback: boolean;
-    recaptchaToken: string;
-  }) => apiFetch<{ stripeCheckoutUrl: string }>('/api/v1/auth/register', json('POST', body)),
-  subscribe: (plan: string) =>
-    apiFetch<{ stripeCheckoutUrl: string }>('/api/v1/auth/subscribe', json('POST', { plan })),
+  login: (body: LoginDto) => apiFetch<AccessTokenPayload>('/api/v1/auth/login', json('POST', body)),
+  register: (body: RegisterDto) => apiFetch<CheckoutAnswer>('/api/v1/auth/register', json('POST', body)),
+  subscribe: (plan: SubscribeDto['plan']) =>
+    apiFetch<CheckoutAnswer>('/api/v1/auth/subscribe', json('POST', { plan } satisfies SubscribeDto)),
   logout: () => apiFetch<{ message: string }>('/api/v1/auth/logout', json('POST')),
   requestPasswordReset: (email: string) =>
     apiFetch<{ message: string }>('/api/v1/auth/reset-password', json('POST', { email })),
   resetPassword: (password: string, token: string) =>
     apiFetch<{ message: string }>('/api/v1/auth/reset-password-token', json('POST', { password, token })),
-  updateMe: (body: Partial<WireUser>) => apiFetch<WireUser>('/api/v1/me', json('PATCH', body)),
-  feedback: (body: { name: string; email: string; subject: string; message: string }) =>
-    apiFetch<{ message: string }>('/api/v1/feedback', json('POST', body)),
+  updateMe: (body: UpdateMeDto) => apiFetch<WireUser>('/api/v1/me', json('PATCH', body)),
+  feedback: (body: FeedbackDto) => apiFetch<{ message: string }>('/api/v1/feedback', json('POST', body)),
   geocode: (zip: string) => apiFetch<GeocodeAnswer>(`/api/v1/places/geocode?zip=${encodeURIComponent(zip)}`),
 
   createRoom: (userId: string, userName: string) =>
-    apiFetch<CreateRoomAnswer>('/api/v1/waiting-room/create', json('POST', { userId, userName })),
+    apiCommand<CreateRoomAnswer>('/api/v1/waiting-room/create', json('POST', { userId, userName })),
   joinRoom: (waitingRoomId: string, userName: string, userId: string) =>
-    apiFetch<JoinRoomAnswer>('/api/v1/waiting-room/join', json('PATCH', { waitingRoomId, userName, userId })),
+    apiCommand<JoinRoomAnswer>(
+      '/api/v1/waiting-room/join',
+      json('PATCH', { waitingRoomId, userName, userId }),
+    ),
   leaveRoom: (waitingRoomId: string, userId: string) =>
-    apiFetch<{ message: string }>('/api/v1/waiting-room/leave', json('PATCH', { waitingRoomId, userId })),
+    apiCommand<{ message: string }>('/api/v1/waiting-room/leave', json('PATCH', { waitingRoomId, userId })),
   startRoom: (token: string, body: object) =>
-    apiFetch<PlacesAnswer>(
+    apiCommand<PlacesAnswer>(
       '/api/v1/waiting-room/start',
       json('POST', body, { Authorization: `Bearer ${token}` }),
     ),
   vote: (waitingRoomId: string, userId: string, votes: { placeId: string; voteType: 'up' | 'down' }[]) =>
-    apiFetch<{ voted: boolean; usersVoted: string[] }>(
+    apiCommand<{ voted: boolean; usersVoted: string[] }>(
       '/api/v1/waiting-room/vote',
       json('PATCH', { waitingRoomId, userId, votes }),
     ),
   nextBatch: (token: string, waitingRoomId: string, nextBatchIndex: number) =>
-    apiFetch<NextBatchAnswer>(
+    apiCommand<NextBatchAnswer>(
       '/api/v1/waiting-room/next-batch',
       json('POST', { waitingRoomId, nextBatchIndex }, { Authorization: `Bearer ${token}` }),
     ),
@@ -89,6 +89,6 @@ export const useMe = (enabled = true) => useSWR<WireUser>(enabled ? '/api/v1/me'
 export const useStripeInformation = (enabled = true) =>
   useSWR<StripeInformation>(enabled ? '/api/v1/me/stripe' : null);
 export const usePlaceTypes = () =>
-  useSWR<{ all: string; types: { type: string; label: string; compact: string }[] }>('/api/v1/places/types', {
+  useSWR<PlaceTypesAnswer>('/api/v1/places/types', {
     revalidateIfStale: false,
   });

@@ -39,3 +39,37 @@ function safeJson(text: string): unknown {
 
 /** The SWR fetcher: the key is the API path. */
 export const swrFetcher = <T>(path: string) => apiFetch<T>(path);
+
+const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+
+/**
+ * A room command (create, join, leave, start, vote, next batch) sent with an Idempotency-Key, and sent again
+ * with the same key while the server answers 503 or cannot be reached: the server answers a repeat with
+ * its first answer, so a ballot that went through before the connection dropped is not refused as a second.
+ */
+export async function apiCommand<T>(path: string, init: RequestInit): Promise<T> {
+  const key = newIdempotencyKey();
+  const withKey = {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), 'Idempotency-Key': key },
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await apiFetch<T>(path, withKey);
+    } catch (err) {
+      const transient = !(err instanceof ApiError) || err.status === 503;
+      if (!transient || attempt >= RETRY_DELAYS_MS.length) throw err;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
+    }
+  }
+}
+
+/** A random UUID v4; crypto.randomUUID exists only in secure contexts, so plain http gets the fallback. */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -7,6 +7,11 @@ import { ApiError } from '../api/http';
 export interface AuthState {
   payload: AccessTokenPayload | null;
   isLoading: boolean;
+  /**
+   * verify-token could not be answered (the server or its Redis is briefly away, or the network): the
+   * app keeps the user as they were, shows that it is reconnecting, and retries; never "signed out".
+   */
+  reconnecting: boolean;
   /** SPEC §2: signed in only when both isAuthenticated and isAuthorized are true. */
   isSignedIn: boolean;
   /** Creator-capable: may see Create Session links. */
@@ -36,9 +41,12 @@ async function verify(): Promise<AccessTokenPayload | null> {
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const { data, isLoading, mutate } = useSWR('auth:verify-token', verify, {
+  const { data, error, isLoading, mutate } = useSWR('auth:verify-token', verify, {
     revalidateOnFocus: true,
-    shouldRetryOnError: false,
+    // Only failures other than 401 reach SWR (a 401 is an answer: signed out); retry them until answered.
+    shouldRetryOnError: true,
+    errorRetryInterval: 2000,
+    errorRetryCount: Infinity,
   });
   const [loggingOut, setLoggingOut] = useState(false);
   const [isGuest, setGuest] = useState(() => sessionStorage.getItem(GUEST_KEY) === '1');
@@ -56,9 +64,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const value = useMemo<AuthState>(() => {
     const payload = data ?? null;
     const isSignedIn = Boolean(payload?.isAuthenticated && payload?.isAuthorized);
+    const reconnecting = error !== undefined;
     return {
       payload,
-      isLoading,
+      // Not knowing yet is loading, not signed out: guards wait instead of sending the user to /login.
+      isLoading: isLoading || (reconnecting && data === undefined),
+      reconnecting,
       isSignedIn,
       canCreate: isSignedIn && Boolean(payload?.canCreateRooms),
       isHostRole: isSignedIn && Boolean(payload?.roles.includes('host')),
@@ -76,7 +87,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setGuest(false);
       },
     };
-  }, [data, isLoading, isGuest, loggingOut, logout, mutate]);
+  }, [data, error, isLoading, isGuest, loggingOut, logout, mutate]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

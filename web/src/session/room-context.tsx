@@ -1,10 +1,4 @@
-import {
-  ROOM_EVENTS,
-  ROOM_MESSAGES,
-  type BallotsResult,
-  type Place,
-  type RoomUser,
-} from '@forkvote/contracts';
+import { ROOM_EVENTS, ROOM_MESSAGES, type RoomEventMap } from '@forkvote/contracts';
 import {
   createContext,
   ReactNode,
@@ -221,14 +215,14 @@ function useRoomEvents(state: RoomState, dispatch: (action: RoomAction) => void)
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
 
-    const on = (name: string, handle: (data: never) => void) =>
+    const on = <E extends keyof RoomEventMap>(name: E, handle: (data: RoomEventMap[E]) => void) =>
       source!.addEventListener(name, (event) => {
         const message = event as MessageEvent<string>;
         if (message.lastEventId) {
           lastEventId.current = message.lastEventId;
           dispatch({ type: 'eventId', id: message.lastEventId });
         }
-        handle(JSON.parse(message.data) as never);
+        handle(JSON.parse(message.data) as RoomEventMap[E]);
       });
 
     const connect = () => {
@@ -241,22 +235,16 @@ function useRoomEvents(state: RoomState, dispatch: (action: RoomAction) => void)
         attempts = 0;
         dispatch({ type: 'sseConnected', connected: true });
       });
-      on(ROOM_EVENTS.userJoined, (data: { users: RoomUser[] }) =>
-        dispatch({ type: 'userJoined', users: data.users }),
-      );
-      on(ROOM_EVENTS.userLeft, (data: { userId: string; users: RoomUser[] }) =>
+      on(ROOM_EVENTS.userJoined, (data) => dispatch({ type: 'userJoined', users: data.users }));
+      on(ROOM_EVENTS.userLeft, (data) =>
         dispatch({ type: 'userLeft', userId: data.userId, users: data.users }),
       );
-      on(ROOM_EVENTS.started, (data: { places: Place[]; demo?: boolean }) =>
+      on(ROOM_EVENTS.started, (data) =>
         dispatch({ type: 'roomStarted', places: data.places, demo: data.demo }),
       );
-      on(ROOM_EVENTS.userVoted, (data: { usersVoted: string[] }) =>
-        dispatch({ type: 'userVoted', usersVoted: data.usersVoted }),
-      );
-      on(ROOM_EVENTS.ballotsSubmitted, (data: BallotsResult) =>
-        dispatch({ type: 'ballotsSubmitted', ballots: data }),
-      );
-      on(ROOM_EVENTS.nextBatch, (data: { nextBatchIndex: number }) =>
+      on(ROOM_EVENTS.userVoted, (data) => dispatch({ type: 'userVoted', usersVoted: data.usersVoted }));
+      on(ROOM_EVENTS.ballotsSubmitted, (data) => dispatch({ type: 'ballotsSubmitted', ballots: data }));
+      on(ROOM_EVENTS.nextBatch, (data) =>
         dispatch({ type: 'nextBatch', nextBatchIndex: data.nextBatchIndex }),
       );
       source.onerror = () => {

@@ -150,3 +150,76 @@ describe('session state (SPEC §4)', () => {
     expect(routeFor({ ...initialRoomState.session, currentState: 'results' })).toBe('/results');
   });
 });
+
+describe('room state: the actions around a reload and the live connection', () => {
+  it('restored rebuilds room and session from the server snapshot, keeping the connection flag', () => {
+    const connected = roomReducer(initialRoomState, { type: 'sseConnected', connected: true });
+    const restored = roomReducer(connected, {
+      type: 'restored',
+      token: 'host-token',
+      snapshot: {
+        waitingRoom: { ...room, state: 'results', batchIndex: 1 },
+        userId: 'host',
+        userName: 'Hana',
+        isHost: true,
+        places: [place('p1')],
+        usersVoted: ['host'],
+        voted: true,
+        ballots,
+        lastEventId: '1700000000000-0',
+      },
+    });
+    expect(restored.room).toMatchObject({ token: 'host-token', userId: 'host', isHost: true });
+    expect(restored.session).toMatchObject({
+      sseConnected: true,
+      batchIndex: 1,
+      voted: true,
+      usersVoted: ['host'],
+      ballots,
+      currentState: 'results',
+      lastEventId: '1700000000000-0',
+    });
+  });
+
+  it('a restored closed room counts as waiting', () => {
+    const restored = roomReducer(initialRoomState, {
+      type: 'restored',
+      token: null,
+      snapshot: {
+        waitingRoom: { ...room, state: 'closed' },
+        userId: 'guest',
+        userName: 'Gus',
+        isHost: false,
+        places: [],
+        usersVoted: [],
+        voted: false,
+        ballots: null,
+        lastEventId: null,
+      },
+    });
+    expect(restored.session.currentState).toBe('waiting');
+  });
+
+  it('failed stores the error on its target and stops loading', () => {
+    const loading = roomReducer(joined, { type: 'request', target: 'session' });
+    const failed = roomReducer(loading, {
+      type: 'failed',
+      target: 'session',
+      error: 'Failed to submit votes',
+    });
+    expect(failed.session).toMatchObject({ isLoading: false, error: 'Failed to submit votes' });
+    expect(failed.room.error).toBeNull();
+  });
+
+  it('eventId moves the resume point; sseConnected sets the indicator', () => {
+    const withId = roomReducer(joined, { type: 'eventId', id: '1700000000001-0' });
+    expect(withId.session.lastEventId).toBe('1700000000001-0');
+    expect(roomReducer(withId, { type: 'sseConnected', connected: false }).session.sseConnected).toBe(false);
+  });
+
+  it('exitHandled clears the pending redirect after leaving', () => {
+    const left = roomReducer(joined, { type: 'left' });
+    expect(left.room.exitTo).toBe('/');
+    expect(roomReducer(left, { type: 'exitHandled' }).room.exitTo).toBeNull();
+  });
+});

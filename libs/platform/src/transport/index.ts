@@ -1,3 +1,4 @@
+import type { AnswerOf, Pattern, RequestOf } from '@forkvote/contracts';
 import { ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom } from 'rxjs';
 import { PlatformConfig } from '../config';
@@ -32,8 +33,15 @@ export function createServiceClient(config: PlatformConfig): StreamsClient {
   });
 }
 
-/** Sends a request to the service that owns `pattern` and resolves with its single answer. */
-export function callService<T>(client: ClientProxy, pattern: string, data: unknown = {}): Promise<T> {
-  if (client instanceof StreamsClient) return client.request<T>(pattern, data);
-  return firstValueFrom(client.send<T>(pattern, data));
+/**
+ * Sends a request to the service that owns `pattern` and resolves with its single answer. The pattern
+ * names its request and answer types (libs/contracts `pattern<Request, Answer>`), so both are checked.
+ */
+export function callService<P extends Pattern<never, unknown>>(
+  client: ClientProxy,
+  pattern: P,
+  data: RequestOf<P>,
+): Promise<AnswerOf<P>> {
+  if (client instanceof StreamsClient) return client.request<AnswerOf<P>>(pattern, data);
+  return firstValueFrom(client.send<AnswerOf<P>>(pattern, data));
 }

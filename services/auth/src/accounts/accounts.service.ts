@@ -94,7 +94,7 @@ export class AccountsService {
   }
 
   private checkout(user: User, plan: Plan): Promise<CheckoutAnswer> {
-    return callService<CheckoutAnswer>(this.services, BILLING.createCheckout, {
+    return callService(this.services, BILLING.createCheckout, {
       userId: user.id,
       email: user.email,
       plan,
@@ -183,7 +183,7 @@ export class AccountsService {
   /** Billing decides; if billing cannot answer, the user is signed in without hosting rights until it can. */
   private async entitlement(userId: string): Promise<Entitlement> {
     try {
-      return await callService<Entitlement>(this.services, BILLING.entitlement, { userId });
+      return await callService(this.services, BILLING.entitlement, { userId });
     } catch (err) {
       this.logger.warn(`Entitlement of ${userId} unavailable: ${(err as { message?: string }).message}`);
       return NO_ENTITLEMENT;

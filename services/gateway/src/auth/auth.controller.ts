@@ -48,7 +48,7 @@ export class AuthController {
     await this.throttle.admit(body.email, req, res);
     let answer: LoginAnswer;
     try {
-      answer = await callService<LoginAnswer>(this.services, AUTH.login, { body });
+      answer = await callService(this.services, AUTH.login, { body });
     } catch (err) {
       if (isRpcErrorBody(err) && err.statusCode === 401) await this.throttle.failed(body.email, req);
       throw err;
@@ -68,7 +68,7 @@ export class AuthController {
     @Ip() ip: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CheckoutAnswer> {
-    const answer = await callService<CheckoutAnswer>(this.services, AUTH.register, { body, ip });
+    const answer = await callService(this.services, AUTH.register, { body, ip });
     return keepCheckoutSecret(res, this.config, answer);
   }
 
@@ -80,7 +80,7 @@ export class AuthController {
     @Session() session: SessionClaims,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CheckoutAnswer> {
-    const answer = await callService<CheckoutAnswer>(this.services, AUTH.subscribe, {
+    const answer = await callService(this.services, AUTH.subscribe, {
       userId: session.sub,
       body,
     });

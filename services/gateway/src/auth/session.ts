@@ -96,7 +96,7 @@ export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
     }
     if (state === null) {
       // Auth answers from PostgreSQL and refills the cache; a transport failure is a 503 body, rethrown.
-      const answer = await callService<{ live: boolean }>(this.services, AUTH.checkSession, {
+      const answer = await callService(this.services, AUTH.checkSession, {
         jti: claims.jti,
         userId: claims.sub,
       });

@@ -13,17 +13,11 @@ import {
 } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
-import {
-  BILLING,
-  CHECKOUT_COOKIE,
-  LocalCheckoutAccess,
-  SessionClaims,
-  StripeInformation,
-} from '@forkvote/contracts';
+import { BILLING, CHECKOUT_COOKIE, LocalCheckoutAccess, SessionClaims } from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
 import type { Request, Response } from 'express';
 import { OptionalSessionGuard, Session, SessionGuard } from '../auth/session';
-import { checkoutPage, LocalCheckoutView, portalPage } from './local-pages';
+import { checkoutPage, portalPage } from './local-pages';
 
 @ApiTags('billing')
 @Controller('billing')
@@ -35,7 +29,7 @@ export class BillingController {
   @HttpCode(200)
   async webhook(@Req() req: Request & { rawBody?: Buffer }, @Headers('stripe-signature') signature?: string) {
     if (!req.rawBody || !signature) throw new BadRequestException('Missing Stripe signature or body');
-    const result = await callService<string>(this.services, BILLING.webhook, {
+    const result = await callService(this.services, BILLING.webhook, {
       rawBody: req.rawBody.toString('utf8'),
       signature,
     });
@@ -47,7 +41,7 @@ export class BillingController {
   @ApiExcludeEndpoint()
   @UseGuards(OptionalSessionGuard)
   async checkout(@Param('id') id: string, @Req() req: Request, @Res() res: Response) {
-    const view = await callService<LocalCheckoutView>(this.services, BILLING.localCheckout, access(id, req));
+    const view = await callService(this.services, BILLING.localCheckout, access(id, req));
     res.type('html').setHeader('Cache-Control', 'no-store').send(checkoutPage(view));
   }
 
@@ -55,11 +49,7 @@ export class BillingController {
   @ApiExcludeEndpoint()
   @UseGuards(OptionalSessionGuard)
   async complete(@Param('id') id: string, @Req() req: Request, @Res() res: Response) {
-    const { redirect } = await callService<{ redirect: string }>(
-      this.services,
-      BILLING.completeLocalCheckout,
-      access(id, req),
-    );
+    const { redirect } = await callService(this.services, BILLING.completeLocalCheckout, access(id, req));
     res.redirect(303, redirect);
   }
 
@@ -67,11 +57,7 @@ export class BillingController {
   @ApiExcludeEndpoint()
   @UseGuards(OptionalSessionGuard)
   async cancel(@Param('id') id: string, @Req() req: Request, @Res() res: Response) {
-    const { redirect } = await callService<{ redirect: string }>(
-      this.services,
-      BILLING.cancelLocalCheckout,
-      access(id, req),
-    );
+    const { redirect } = await callService(this.services, BILLING.cancelLocalCheckout, access(id, req));
     res.redirect(303, redirect);
   }
 
@@ -79,7 +65,7 @@ export class BillingController {
   @ApiExcludeEndpoint()
   @UseGuards(SessionGuard)
   async portal(@Session() session: SessionClaims, @Res() res: Response) {
-    const info = await callService<StripeInformation>(this.services, BILLING.stripeInformation, {
+    const info = await callService(this.services, BILLING.stripeInformation, {
       userId: session.sub,
     });
     res.type('html').setHeader('Cache-Control', 'no-store').send(portalPage(info.stripeSubscriptions[0]));
@@ -89,13 +75,9 @@ export class BillingController {
   @ApiExcludeEndpoint()
   @UseGuards(SessionGuard)
   async cancelSubscription(@Session() session: SessionClaims, @Res() res: Response) {
-    const { redirect } = await callService<{ redirect: string }>(
-      this.services,
-      BILLING.cancelLocalSubscription,
-      {
-        userId: session.sub,
-      },
-    );
+    const { redirect } = await callService(this.services, BILLING.cancelLocalSubscription, {
+      userId: session.sub,
+    });
     res.redirect(303, redirect);
   }
 }

@@ -1,16 +1,6 @@
-import { StripeSubscriptionShape } from '@forkvote/contracts';
+import { LocalCheckoutView, StripeSubscriptionShape } from '@forkvote/contracts';
 
 /** The offline payment provider's pages. Plain server-rendered HTML: they stand in for Stripe's own. */
-
-export interface LocalCheckoutView {
-  id: string;
-  email: string;
-  plan: string;
-  status: string;
-  amountCents: number;
-  interval: 'month' | 'year' | null;
-  trialDays: number;
-}
 
 const escape = (value: string) =>
   value.replace(

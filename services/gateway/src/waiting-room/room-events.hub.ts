@@ -6,7 +6,7 @@ import {
   OnApplicationShutdown,
   OnModuleInit,
 } from '@nestjs/common';
-import { ROOM_EVENTS } from '@forkvote/contracts';
+import { ROOM_EVENTS, RoomEventMap } from '@forkvote/contracts';
 import {
   parseRoomEvent,
   PublishedRoomEvent,
@@ -106,7 +106,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       for (const event of missed) this.send(client, event);
       client.lastId = missed.at(-1)?.id ?? lastEventId;
     }
-    const subscribed = {
+    const subscribed: RoomEventMap['SUBSCRIBED_TO_SSE'] & { sentAt: number } = {
       waitingRoomId: member.code,
       userId: member.userId,
       userName: member.userName,

@@ -57,13 +57,14 @@ export class WaitingRoomController {
   async create(
     @Body() body: CreateRoomDto,
     @Session() session: SessionClaims,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CreateRoomAnswer> {
-    const { memberToken, ...answer } = await callService<CreateRoomAnswer & { memberToken: string }>(
-      this.services,
-      ROOMS.create,
-      { accountId: session.sub, body },
-    );
+    const { memberToken, ...answer } = await callService(this.services, ROOMS.create, {
+      accountId: session.sub,
+      body,
+      idempotencyKey: idempotencyKey(req),
+    });
     setRoomCookie(res, this.config, memberToken);
     return answer;
   }
@@ -77,15 +78,12 @@ export class WaitingRoomController {
   ): Promise<JoinRoomAnswer> {
     const session = req.user as SessionClaims | null;
     const cookie = roomMember(req, this.config);
-    const { memberToken, ...answer } = await callService<JoinRoomAnswer & { memberToken: string }>(
-      this.services,
-      ROOMS.join,
-      {
-        body,
-        accountId: session?.sub,
-        cookieUserId: cookie && cookie.code === body.waitingRoomId ? cookie.userId : undefined,
-      },
-    );
+    const { memberToken, ...answer } = await callService(this.services, ROOMS.join, {
+      body,
+      accountId: session?.sub,
+      cookieUserId: cookie && cookie.code === body.waitingRoomId ? cookie.userId : undefined,
+      idempotencyKey: idempotencyKey(req),
+    });
     setRoomCookie(res, this.config, memberToken);
     return answer;
   }
@@ -93,7 +91,11 @@ export class WaitingRoomController {
   @Patch('leave')
   async leave(@Body() body: LeaveRoomDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const member = requireMember(req, this.config, body.waitingRoomId, body.userId);
-    await callService(this.services, ROOMS.leave, { roomId: member.roomId, userId: member.userId });
+    await callService(this.services, ROOMS.leave, {
+      roomId: member.roomId,
+      userId: member.userId,
+      idempotencyKey: idempotencyKey(req),
+    });
     clearRoomCookie(res, this.config);
     return { message: 'You left the waiting room.' };
   }
@@ -102,20 +104,35 @@ export class WaitingRoomController {
   @HttpCode(200)
   start(@Body() body: StartRoomDto, @Req() req: Request): Promise<PlacesAnswer> {
     const host = requireHost(req, this.config);
-    return callService(this.services, ROOMS.start, { roomId: host.roomId, userId: host.userId, body });
+    return callService(this.services, ROOMS.start, {
+      roomId: host.roomId,
+      userId: host.userId,
+      body,
+      idempotencyKey: idempotencyKey(req),
+    });
   }
 
   @Patch('vote')
   async vote(@Body() body: VoteDto, @Req() req: Request) {
     const member = requireMember(req, this.config, body.waitingRoomId, body.userId);
-    return callService(this.services, ROOMS.vote, { roomId: member.roomId, userId: member.userId, body });
+    return callService(this.services, ROOMS.vote, {
+      roomId: member.roomId,
+      userId: member.userId,
+      body,
+      idempotencyKey: idempotencyKey(req),
+    });
   }
 
   @Post('next-batch')
   @HttpCode(200)
   nextBatch(@Body() body: NextBatchDto, @Req() req: Request): Promise<NextBatchAnswer> {
     const host = requireHost(req, this.config, body.waitingRoomId);
-    return callService(this.services, ROOMS.nextBatch, { roomId: host.roomId, userId: host.userId, body });
+    return callService(this.services, ROOMS.nextBatch, {
+      roomId: host.roomId,
+      userId: host.userId,
+      body,
+      idempotencyKey: idempotencyKey(req),
+    });
   }
 
   /** The room this browser is in, for a page reload: answers 404 when it is in none. */
@@ -124,7 +141,7 @@ export class WaitingRoomController {
     const member = roomMember(req, this.config);
     if (!member) throw new ForbiddenException(ROOM_MESSAGES.notMember);
     try {
-      return await callService<RoomSnapshot>(this.services, ROOMS.snapshot, {
+      return await callService(this.services, ROOMS.snapshot, {
         roomId: member.roomId,
         userId: member.userId,
       });
@@ -151,11 +168,26 @@ export class WaitingRoomController {
   ): Promise<void> {
     if (!ROOM_ID_PATTERN.test(waitingRoomId)) throw new BadRequestException(ROOM_MESSAGES.invalidRoomId);
     const member = requireMember(req, this.config, waitingRoomId, userId || undefined);
-    const { member: present } = await callService<{ member: boolean }>(this.services, ROOMS.isMember, {
+    const { member: present } = await callService(this.services, ROOMS.isMember, {
       roomId: member.roomId,
       userId: member.userId,
     });
     if (!present) throw new ForbiddenException(ROOM_MESSAGES.notMember);
     await this.hub.attach(res, member, lastEventIdHeader ?? lastEventIdQuery);
   }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The client's `Idempotency-Key` (a UUID): a command retried with the same key answers what it answered
+ * the first time instead of acting again. Optional; without it a command is still safe against the
+ * transport redelivering it.
+ */
+function idempotencyKey(req: Request): string | undefined {
+  const key = req.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || !UUID.test(key))
+    throw new BadRequestException(ROOM_MESSAGES.badIdempotencyKey);
+  return key;
 }

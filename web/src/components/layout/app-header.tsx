@@ -32,7 +32,7 @@ export function AppHeader() {
           {link.label}
         </NavLink>
       ))}
-      {auth.isSignedIn ? (
+      {auth.isLoading ? null : auth.isSignedIn ? (
         <>
           {auth.canCreate && (
             <NavLink to="/create-session" className="fv-nav-link" onClick={close}>

@@ -5,6 +5,7 @@ import {
   PLANS,
   ZIPCODE_PATTERN,
   type TypeFilter,
+  type Plan,
 } from '@forkvote/contracts';
 import {
   Alert,
@@ -179,7 +180,7 @@ export function ProfilePage() {
 function BillingTab() {
   const { data: info, isLoading } = useStripeInformation();
   const { data: me } = useMe();
-  const [plan, setPlan] = useState<string>('monthly');
+  const [plan, setPlan] = useState<Plan>('monthly');
   const [error, setError] = useState<string | null>(null);
   if (isLoading) return <Skeleton active />;
   const view = billingView(info, me);
@@ -239,7 +240,7 @@ function BillingTab() {
             <Alert type="info" showIcon message="You have no plan yet." />
           )}
           <Typography.Text>Choose a plan to host sessions again:</Typography.Text>
-          <Radio.Group value={plan} onChange={(e) => setPlan(e.target.value)}>
+          <Radio.Group value={plan} onChange={(e) => setPlan(e.target.value as Plan)}>
             <Space direction="vertical">
               {PLANS.map((p) => (
                 <Radio key={p} value={p}>

@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
+import { loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
+
+interface Stack {
+  url: string;
+  waitHealthy(timeoutMs: number): Promise<void>;
+  stop(): Promise<void>;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const stackScript = require('../../scripts/stack') as {
+  freePort(): Promise<number>;
+  startRedisServer(port: number): Promise<ChildProcess>;
+  startTestStack(options: { env: Record<string, string> }): Promise<Stack>;
+};
+const { freePort, startRedisServer: startRedis, startTestStack } = stackScript;
+
+/**
+ * A signed-in user whose server loses its Redis: the page says it is reconnecting and never shows the
+ * signed-out menu; when Redis is back it recovers by itself, without a reload. A stack of its own, on a
+ * Redis of its own, so the outage touches no other test.
+ */
+test('a Redis outage shows "reconnecting", never signed out, and recovers without a reload', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const port = await freePort();
+  let redis = await startRedis(port);
+  const stack = await startTestStack({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+  try {
+    await stack.waitHealthy(60_000);
+    const context = await browser.newContext({ baseURL: stack.url });
+    const page = await context.newPage();
+    const email = uniqueEmail('outage');
+    await registerByApi(context, 'Otto Outage', email);
+    await loginThroughUi(page, email, 'secret12');
+    await page.goto('/profile');
+    await expect(page.getByTestId('header-user-name')).toHaveText('Otto Outage');
+
+    redis.kill('SIGKILL');
+    await new Promise((resolve) => redis.once('exit', resolve));
+    // A reload during the outage: the session cannot be checked, so the app says so and keeps waiting.
+    await page.reload();
+    await expect(page.getByTestId('reconnecting')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('link', { name: 'Log In' })).toHaveCount(0);
+    await expect(page).toHaveURL(/\/profile$/);
+    await shot(page, 'redis-outage-reconnecting');
+
+    redis = await startRedis(port);
+    await expect(page.getByTestId('header-user-name')).toHaveText('Otto Outage', { timeout: 30_000 });
+    await expect(page.getByTestId('reconnecting')).toHaveCount(0);
+    await expect(page).toHaveURL(/\/profile$/);
+    await context.close();
+  } finally {
+    await stack.stop();
+    redis.kill('SIGKILL');
+  }
+});

@@ -1,0 +1,138 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { RoomEventOf } from '@forkvote/contracts';
+import { PlatformConfig, publishRoomEvents, REDIS } from '@forkvote/platform';
+import Redis from 'ioredis';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** A room event for the outbox: the room, and an event name with the payload RoomEventMap gives it. */
+export type RoomEvent = RoomEventOf & { roomId: string };
+
+/** Any constant names the relay's lock; one relay at a time keeps each room's events in order. */
+const RELAY_LOCK = 0x726f6f6d; // 'room'
+const BATCH = 200;
+const POLL_MS = 500;
+const RETRY_MS = 1000;
+/** Published events and recorded answers are kept this long, then swept. */
+const KEEP_HOURS = 1;
+
+/**
+ * The transactional outbox of room events. `write` adds events inside the caller's transaction, so an event
+ * exists exactly when the change it reports was committed. The relay publishes them, oldest first, to each
+ * room's Redis log and channel, then marks them sent: woken after each commit of this process and polling
+ * every POLL_MS for the rest (another replica's commit, a crash, a Redis outage). Every rooms replica runs
+ * it; a PostgreSQL advisory lock lets one publish at a time, which keeps each room's order.
+ *
+ * Guarantee: at least once into Redis (a relay that dies after publishing and before marking publishes
+ * again), made exactly once in the room's log by the outbox id each publish carries; so a client resuming
+ * with Last-Event-ID receives every event exactly once.
+ */
+@Injectable()
+export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RoomEventsOutbox.name);
+  private timer?: NodeJS.Timeout;
+  private draining: Promise<void> | null = null;
+  private again = false;
+  private running = false;
+  private lastSweep = 0;
+  private failingSince = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: PlatformConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  /** Adds events to the outbox in the caller's transaction, in the order given. */
+  async write(manager: EntityManager, events: RoomEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await manager.query(
+      `INSERT INTO "rooms"."outbox" (room_id, event, data)
+       SELECT e.room_id, e.event, e.data
+         FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) WITH ORDINALITY AS e(room_id, event, data, n)
+        ORDER BY e.n`,
+      [events.map((e) => e.roomId), events.map((e) => e.event), events.map((e) => JSON.stringify(e.data))],
+    );
+  }
+
+  /** Asks the relay to publish now (after a commit that wrote events). */
+  wake(): void {
+    if (!this.running) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain().finally(() => {
+      this.draining = null;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.running = true;
+    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    clearInterval(this.timer);
+    await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.running && (await this.publishBatch()) === BATCH);
+      if (this.failingSince) this.logger.log('Room events are being published again');
+      this.failingSince = 0;
+      await this.sweep();
+    } catch (err) {
+      // Redis or PostgreSQL is away: nothing was marked sent, so the next round starts where this one did.
+      if (!this.failingSince) {
+        this.failingSince = Date.now();
+        this.logger.warn(`Publishing room events failed, will retry: ${(err as Error).message}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  }
+
+  /** One batch under the relay lock; answers how many events it published (0: none, or another relay). */
+  private publishBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = (await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [
+        RELAY_LOCK,
+      ])) as { locked: boolean }[];
+      if (!locked) return 0;
+      const rows = (await manager.query(
+        `SELECT id, room_id, event, data FROM "rooms"."outbox"
+          WHERE published_at IS NULL ORDER BY id LIMIT ${BATCH}`,
+      )) as { id: string; room_id: string; event: string; data: object }[];
+      if (rows.length === 0) return 0;
+      await publishRoomEvents(
+        this.redis,
+        this.config.REDIS_PREFIX,
+        rows.map((r) => ({ outboxId: r.id, roomId: r.room_id, event: r.event, data: r.data })),
+      );
+      await manager.query(`UPDATE "rooms"."outbox" SET published_at = now() WHERE id = ANY($1::bigint[])`, [
+        rows.map((r) => r.id),
+      ]);
+      return rows.length;
+    });
+  }
+
+  /** Once a minute: published events and recorded answers older than KEEP_HOURS go. */
+  private async sweep(): Promise<void> {
+    if (Date.now() - this.lastSweep < 60_000) return;
+    this.lastSweep = Date.now();
+    await this.dataSource.query(
+      `DELETE FROM "rooms"."outbox" WHERE published_at < now() - make_interval(hours => $1)`,
+      [KEEP_HOURS],
+    );
+    await this.dataSource.query(
+      `DELETE FROM "rooms"."command_log" WHERE created_at < now() - make_interval(hours => $1)`,
+      [KEEP_HOURS],
+    );
+  }
+}

@@ -187,12 +187,6 @@ export interface SessionClaims {
   exp: number;
 }
 
-/** `auth.session.check`: is this session still live in auth's records (not logged out, not reset)? */
-export interface SessionCheck {
-  jti: string;
-  userId: string;
-}
-
 export interface LoginAnswer {
   token: string;
   /** Seconds until the token expires; the cookie is persistent only with rememberMe. */

@@ -58,13 +58,6 @@ export interface CheckoutAnswer {
   checkoutSecret?: string;
 }
 
-/** Who is completing, viewing or cancelling a local checkout: its owner's session, or its secret. */
-export interface LocalCheckoutAccess {
-  id: string;
-  userId?: string | null;
-  secret?: string | null;
-}
-
 /** The local test-mode checkout page's content (billing answers it, the gateway renders it). */
 export interface LocalCheckoutView {
   id: string;

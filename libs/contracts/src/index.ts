@@ -14,3 +14,4 @@ export * from './places';
 export * from './filter-categories';
 export * from './filter-rules';
 export * from './rooms';
+export * from './commands';

@@ -10,5 +10,6 @@ export * from './platform.module';
 export * from './bootstrap';
 export * from './session-keys';
 export * from './validate';
+export * from './rpc-pipeline';
 export * from './tokens';
 export * from './room-events';

@@ -1,9 +1,11 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { HEALTH_PATTERNS, ServiceName } from '@forkvote/contracts';
 import { loadConfig, PlatformConfig } from './config';
 import { DatabaseModule, DatabaseOptions } from './database';
 import { SERVICE_MODE, serviceHealthController } from './health';
 import { RedisModule } from './redis';
+import { RpcErrorFilter, RpcValidationPipe } from './rpc-pipeline';
 import { createServiceClient } from './transport';
 import { StreamsClient } from './transport/streams.client';
 
@@ -56,6 +58,9 @@ export class PlatformModule {
       controllers: [serviceHealthController(service, HEALTH_PATTERNS[service])],
       providers: [
         clientProvider,
+        // One pipeline for every handler: payloads validated against their command class, errors mapped once.
+        { provide: APP_PIPE, useClass: RpcValidationPipe },
+        { provide: APP_FILTER, useClass: RpcErrorFilter },
         ...(mode ? [{ provide: SERVICE_MODE, inject: [configClass], useFactory: mode }] : []),
       ],
       exports: [SERVICE_CLIENT],

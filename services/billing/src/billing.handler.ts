@@ -1,76 +1,62 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
-import { BILLING, LocalCheckoutAccess, PLANS, Plan } from '@forkvote/contracts';
-import { fail, StreamsContext } from '@forkvote/platform';
+import {
+  BILLING,
+  CreateCheckoutCommand,
+  LocalCheckoutAccess,
+  StripeWebhookCommand,
+  UserScoped,
+} from '@forkvote/contracts';
+import { StreamsContext } from '@forkvote/platform';
 import { BillingService } from './billing.service';
 
-interface UserScoped {
-  userId: string;
-}
-
-const isUuid = (value: unknown): value is string =>
-  typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-
-function requireUser(payload: Partial<UserScoped>): string {
-  if (!isUuid(payload?.userId)) fail(400, 'A valid userId is required');
-  return payload.userId;
-}
-
+/** The billing service's requests; the platform's RPC pipe has validated each payload against its command. */
 @Controller()
 export class BillingHandler {
   constructor(private readonly billing: BillingService) {}
 
   @MessagePattern(BILLING.createCheckout)
-  createCheckout(
-    @Payload() payload: UserScoped & { email: string; plan: Plan },
-    @Ctx() context: StreamsContext,
-  ) {
-    const userId = requireUser(payload);
-    if (!PLANS.includes(payload.plan)) fail(400, 'Unknown plan');
-    if (typeof payload.email !== 'string' || payload.email.length > 320)
-      fail(400, 'A valid email is required');
-    return this.billing.createCheckout(userId, payload.email, payload.plan, context.getRequestId());
+  createCheckout(@Payload() command: CreateCheckoutCommand, @Ctx() context: StreamsContext) {
+    return this.billing.createCheckout(command.userId, command.email, command.plan, context.getRequestId());
   }
 
   @MessagePattern(BILLING.discardCustomer)
-  discardCustomer(@Payload() payload: UserScoped) {
-    return this.billing.discardCustomer(requireUser(payload));
+  discardCustomer(@Payload() command: UserScoped) {
+    return this.billing.discardCustomer(command.userId);
   }
 
   @MessagePattern(BILLING.entitlement)
-  entitlement(@Payload() payload: UserScoped) {
-    return this.billing.entitlement(requireUser(payload));
+  entitlement(@Payload() command: UserScoped) {
+    return this.billing.entitlement(command.userId);
   }
 
   @MessagePattern(BILLING.stripeInformation)
-  stripeInformation(@Payload() payload: UserScoped) {
-    return this.billing.stripeInformation(requireUser(payload));
+  stripeInformation(@Payload() command: UserScoped) {
+    return this.billing.stripeInformation(command.userId);
   }
 
   @MessagePattern(BILLING.webhook)
-  webhook(@Payload() payload: { rawBody: string; signature: string }) {
-    if (typeof payload?.rawBody !== 'string' || typeof payload.signature !== 'string')
-      fail(400, 'Invalid webhook');
-    return this.billing.applyWebhook(payload.rawBody, payload.signature);
+  webhook(@Payload() command: StripeWebhookCommand) {
+    return this.billing.applyWebhook(command.rawBody, command.signature);
   }
 
   @MessagePattern(BILLING.localCheckout)
-  localCheckout(@Payload() payload: LocalCheckoutAccess) {
-    return this.billing.localCheckout(payload ?? { id: '' });
+  localCheckout(@Payload() access: LocalCheckoutAccess) {
+    return this.billing.localCheckout(access);
   }
 
   @MessagePattern(BILLING.completeLocalCheckout)
-  completeLocalCheckout(@Payload() payload: LocalCheckoutAccess) {
-    return this.billing.completeLocalCheckout(payload ?? { id: '' });
+  completeLocalCheckout(@Payload() access: LocalCheckoutAccess) {
+    return this.billing.completeLocalCheckout(access);
   }
 
   @MessagePattern(BILLING.cancelLocalCheckout)
-  cancelLocalCheckout(@Payload() payload: LocalCheckoutAccess) {
-    return this.billing.cancelLocalCheckout(payload ?? { id: '' });
+  cancelLocalCheckout(@Payload() access: LocalCheckoutAccess) {
+    return this.billing.cancelLocalCheckout(access);
   }
 
   @MessagePattern(BILLING.cancelLocalSubscription)
-  cancelLocalSubscription(@Payload() payload: UserScoped) {
-    return this.billing.cancelLocalSubscription(requireUser(payload));
+  cancelLocalSubscription(@Payload() command: UserScoped) {
+    return this.billing.cancelLocalSubscription(command.userId);
   }
 }

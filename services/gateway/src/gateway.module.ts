@@ -1,8 +1,7 @@
-import { BadRequestException, Module, ValidationError, ValidationPipe } from '@nestjs/common';
+import { BadRequestException, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { firstMessage } from '@forkvote/contracts';
-import { PlatformModule } from '@forkvote/platform';
+import { PlatformModule, validationMessages } from '@forkvote/platform';
 import { AuthController } from './auth/auth.controller';
 import { LoginThrottle } from './auth/login-throttle';
 import { SessionStrategy } from './auth/session';
@@ -20,13 +19,6 @@ import { PlacesController } from './places/places.controller';
 import { PublicConfigController } from './public-config.controller';
 import { RoomEventsHub } from './waiting-room/room-events.hub';
 import { WaitingRoomController } from './waiting-room/waiting-room.controller';
-
-/** One message per bad field (its first), so the web can show the SPEC's text as it is. */
-function validationMessages(errors: ValidationError[]): string[] {
-  return errors.flatMap((error) =>
-    error.constraints ? [firstMessage(error.constraints)] : validationMessages(error.children ?? []),
-  );
-}
 
 // The development outbox reader never exists in production, whatever auth's mail settings are.
 const production = process.env.NODE_ENV === 'production';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { GeocodeQueryDto, NearbySearchDto, PLACES } from '@forkvote/contracts';
-import { validated } from '@forkvote/platform';
 import { PlacesService } from './places.service';
 
 @Controller()
@@ -9,13 +8,13 @@ export class PlacesHandler {
   constructor(private readonly places: PlacesService) {}
 
   @MessagePattern(PLACES.geocode)
-  geocode(@Payload() payload: unknown) {
-    return this.places.geocode(validated(GeocodeQueryDto, payload).zip);
+  geocode(@Payload() query: GeocodeQueryDto) {
+    return this.places.geocode(query.zip);
   }
 
   @MessagePattern(PLACES.search)
-  search(@Payload() payload: unknown) {
-    return this.places.search(validated(NearbySearchDto, payload));
+  search(@Payload() search: NearbySearchDto) {
+    return this.places.search(search);
   }
 
   @MessagePattern(PLACES.types)

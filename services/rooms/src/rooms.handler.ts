@@ -1,39 +1,27 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateRoomDto, JoinRoomDto, NextBatchDto, ROOMS, StartRoomDto, VoteDto } from '@forkvote/contracts';
-import { fail, StreamsContext, validated } from '@forkvote/platform';
+import {
+  CreateRoomCommand,
+  JoinRoomCommand,
+  NextBatchCommand,
+  RoomCaller,
+  ROOMS,
+  StartRoomCommand,
+  VoteCommand,
+} from '@forkvote/contracts';
+import { StreamsContext } from '@forkvote/platform';
 import { RoomsService } from './rooms.service';
 import { VotingService } from './voting.service';
-
-/** Who is asking, as the gateway established it (session, room cookie or host token). */
-interface Caller {
-  roomId: string;
-  userId: string;
-}
-
-/** A command may carry the client's idempotency key (the gateway checked it is a UUID). */
-interface Retryable {
-  idempotencyKey?: string;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The key a command's answer is recorded under: the client's idempotency key, scoped to the command and
  * the caller (so nobody replays another's answer), or else the transport's request id, which a request
  * redelivered after a crash keeps.
  */
-function commandKey(context: StreamsContext, caller: string, payload: Retryable | undefined): string {
-  const key = payload?.idempotencyKey;
-  if (typeof key === 'string' && UUID.test(key))
-    return `${context.getPattern()}:${caller}:${key.toLowerCase()}`;
-  return `rpc:${context.getRequestId()}`;
-}
-
-function caller(payload: Partial<Caller>): Caller {
-  if (typeof payload?.roomId !== 'string' || typeof payload.userId !== 'string')
-    fail(400, 'roomId and userId are required');
-  return { roomId: payload.roomId, userId: payload.userId };
+function commandKey(context: StreamsContext, caller: string, command: { idempotencyKey?: string }): string {
+  // The RPC pipe has checked that a given key is a UUID.
+  const key = command.idempotencyKey?.toLowerCase();
+  return key ? `${context.getPattern()}:${caller}:${key}` : `rpc:${context.getRequestId()}`;
 }
 
 @Controller()
@@ -44,67 +32,48 @@ export class RoomsHandler {
   ) {}
 
   @MessagePattern(ROOMS.create)
-  create(
-    @Payload() payload: Retryable & { accountId: string; body: unknown },
-    @Ctx() context: StreamsContext,
-  ) {
-    if (typeof payload?.accountId !== 'string') fail(401, 'Please log in to continue.');
-    const body = validated(CreateRoomDto, payload.body);
-    const key = commandKey(context, payload.accountId, payload);
-    return this.rooms.create({ userId: payload.accountId }, body.userName, key);
+  create(@Payload() command: CreateRoomCommand, @Ctx() context: StreamsContext) {
+    const key = commandKey(context, command.accountId, command);
+    return this.rooms.create({ userId: command.accountId }, command.body.userName, key);
   }
 
   @MessagePattern(ROOMS.join)
-  join(
-    @Payload() payload: Retryable & { body: unknown; accountId?: string; cookieUserId?: string },
-    @Ctx() context: StreamsContext,
-  ) {
-    const body = validated(JoinRoomDto, payload.body);
-    const who = payload.accountId ?? payload.cookieUserId ?? 'guest';
-    return this.rooms.join(
-      body.waitingRoomId,
-      body.userName,
-      { accountId: payload.accountId, cookieUserId: payload.cookieUserId },
-      commandKey(context, who, payload),
-    );
+  join(@Payload() command: JoinRoomCommand, @Ctx() context: StreamsContext) {
+    const { accountId, cookieUserId, body } = command;
+    const key = commandKey(context, accountId ?? cookieUserId ?? 'guest', command);
+    return this.rooms.join(body.waitingRoomId, body.userName, { accountId, cookieUserId }, key);
   }
 
   @MessagePattern(ROOMS.leave)
-  leave(@Payload() payload: Caller & Retryable, @Ctx() context: StreamsContext) {
-    const { roomId, userId } = caller(payload);
-    return this.rooms.leave(roomId, userId, commandKey(context, userId, payload));
+  leave(@Payload() command: RoomCaller, @Ctx() context: StreamsContext) {
+    return this.rooms.leave(command.roomId, command.userId, commandKey(context, command.userId, command));
   }
 
   @MessagePattern(ROOMS.start)
-  start(@Payload() payload: Caller & Retryable & { body: unknown }, @Ctx() context: StreamsContext) {
-    const { roomId, userId } = caller(payload);
-    const search = validated(StartRoomDto, payload.body);
-    return this.voting.start(roomId, userId, search, commandKey(context, userId, payload));
+  start(@Payload() command: StartRoomCommand, @Ctx() context: StreamsContext) {
+    const key = commandKey(context, command.userId, command);
+    return this.voting.start(command.roomId, command.userId, command.body, key);
   }
 
   @MessagePattern(ROOMS.vote)
-  vote(@Payload() payload: Caller & Retryable & { body: unknown }, @Ctx() context: StreamsContext) {
-    const { roomId, userId } = caller(payload);
-    const { votes } = validated(VoteDto, payload.body);
-    return this.voting.vote(roomId, userId, votes, commandKey(context, userId, payload));
+  vote(@Payload() command: VoteCommand, @Ctx() context: StreamsContext) {
+    const key = commandKey(context, command.userId, command);
+    return this.voting.vote(command.roomId, command.userId, command.body.votes, key);
   }
 
   @MessagePattern(ROOMS.nextBatch)
-  nextBatch(@Payload() payload: Caller & Retryable & { body: unknown }, @Ctx() context: StreamsContext) {
-    const { roomId, userId } = caller(payload);
-    const { nextBatchIndex } = validated(NextBatchDto, payload.body);
-    return this.voting.nextBatch(roomId, userId, nextBatchIndex, commandKey(context, userId, payload));
+  nextBatch(@Payload() command: NextBatchCommand, @Ctx() context: StreamsContext) {
+    const key = commandKey(context, command.userId, command);
+    return this.voting.nextBatch(command.roomId, command.userId, command.body.nextBatchIndex, key);
   }
 
   @MessagePattern(ROOMS.snapshot)
-  snapshot(@Payload() payload: Caller) {
-    const { roomId, userId } = caller(payload);
-    return this.rooms.snapshot(roomId, userId);
+  snapshot(@Payload() command: RoomCaller) {
+    return this.rooms.snapshot(command.roomId, command.userId);
   }
 
   @MessagePattern(ROOMS.isMember)
-  isMember(@Payload() payload: Caller) {
-    const { roomId, userId } = caller(payload);
-    return this.rooms.isMember(roomId, userId);
+  isMember(@Payload() command: RoomCaller) {
+    return this.rooms.isMember(command.roomId, command.userId);
   }
 }

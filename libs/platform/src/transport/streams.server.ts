@@ -1,9 +1,10 @@
-import { HttpException, Logger } from '@nestjs/common';
-import { BaseRpcContext, CustomTransportStrategy, RpcException, Server } from '@nestjs/microservices';
+import { Logger } from '@nestjs/common';
+import { BaseRpcContext, CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { isRpcErrorBody, rpcError, RpcErrorBody } from '@forkvote/contracts';
 import Redis from 'ioredis';
 import { hostname } from 'node:os';
 import { lastValueFrom } from 'rxjs';
+import { RpcErrorFilter } from '../rpc-pipeline';
 import {
   EventEnvelope,
   RequestEnvelope,
@@ -52,6 +53,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
   private claiming = false;
   /** Entries being processed here, by entry id, with their stream. */
   private readonly inFlight = new Map<string, { key: string; work: Promise<void> }>();
+  private readonly errors = new RpcErrorFilter();
   private readonly requestStream: string;
   private readonly consumer: string;
 
@@ -240,7 +242,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
         });
         reply.response = result ?? null;
       } catch (err) {
-        reply.err = this.toErrorBody(err, request.pattern);
+        reply.err = this.toErrorBody(err);
       }
     }
     // Reply first, then acknowledge: a crash between them redelivers, and the caller ignores a reply
@@ -267,33 +269,9 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     await this.writer!.xack(key, this.options.service, entryId);
   }
 
-  /**
-   * Known errors keep their status and message; anything else is logged and answered as a generic 500.
-   * Nest's RPC exception filter has usually unwrapped an RpcException into its body already.
-   */
-  private toErrorBody(err: unknown, pattern: string): RpcErrorBody {
-    if (isRpcErrorBody(err)) return err;
-    // Nest's filter has already logged an unknown error and replaced it with { status: 'error', message }.
-    if (typeof err === 'object' && err !== null && (err as { status?: unknown }).status === 'error') {
-      return rpcError(500, 'Internal server error');
-    }
-    if (err instanceof RpcException) {
-      const body = err.getError();
-      if (isRpcErrorBody(body)) return body;
-      if (typeof body === 'string') return rpcError(400, body);
-    }
-    if (err instanceof HttpException) {
-      const response = err.getResponse();
-      const message =
-        typeof response === 'string'
-          ? response
-          : ([] as string[])
-              .concat((response as { message?: string | string[] }).message ?? err.message)
-              .join(', ');
-      return rpcError(err.getStatus(), message);
-    }
-    this.logger.error(`Handler for ${pattern} failed: ${(err as Error)?.stack ?? String(err)}`);
-    return rpcError(500, 'Internal server error');
+  /** The RPC error filter has mapped a handler's error already; anything that escaped it is mapped the same. */
+  private toErrorBody(err: unknown): RpcErrorBody {
+    return isRpcErrorBody(err) ? err : this.errors.toBody(err);
   }
 }
 

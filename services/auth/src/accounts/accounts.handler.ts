@@ -2,17 +2,18 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AUTH,
-  FeedbackDto,
-  LoginDto,
+  FeedbackCommand,
+  LoginCommand,
   MESSAGES,
-  RegisterDto,
-  RequestPasswordResetDto,
-  ResetPasswordWithTokenDto,
+  RegisterCommand,
+  RequestPasswordResetCommand,
+  ResetPasswordCommand,
   SessionCheck,
-  SubscribeDto,
-  UpdateMeDto,
+  SubscribeCommand,
+  UpdateMeCommand,
+  UserScoped,
 } from '@forkvote/contracts';
-import { fail, validated } from '@forkvote/platform';
+import { fail } from '@forkvote/platform';
 import { DataSource } from 'typeorm';
 import { AuthConfig } from '../auth.config';
 import { Feedback } from '../entities/feedback.entity';
@@ -21,11 +22,7 @@ import { PasswordResetService } from '../passwords/password-reset.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { AccountsService } from './accounts.service';
 
-interface UserScoped {
-  userId: string;
-}
-
-/** The auth service's requests. Payloads are validated again here with the gateway's DTO classes. */
+/** The auth service's requests; the platform's RPC pipe has validated each payload against its command. */
 @Controller()
 export class AccountsHandler {
   constructor(
@@ -38,60 +35,59 @@ export class AccountsHandler {
   ) {}
 
   @MessagePattern(AUTH.register)
-  register(@Payload() payload: { body: unknown; ip?: string }) {
-    return this.accounts.register(validated(RegisterDto, payload.body), payload.ip);
+  register(@Payload() command: RegisterCommand) {
+    return this.accounts.register(command.body, command.ip);
   }
 
   @MessagePattern(AUTH.login)
-  login(@Payload() payload: { body: unknown }) {
-    return this.accounts.login(validated(LoginDto, payload.body));
+  login(@Payload() command: LoginCommand) {
+    return this.accounts.login(command.body);
   }
 
   @MessagePattern(AUTH.verify)
-  verify(@Payload() payload: UserScoped) {
-    return this.accounts.verify(payload.userId);
+  verify(@Payload() command: UserScoped) {
+    return this.accounts.verify(command.userId);
   }
 
   @MessagePattern(AUTH.logout)
-  logout(@Payload() payload: SessionCheck) {
-    return this.accounts.logout(payload.jti, payload.userId);
+  logout(@Payload() command: SessionCheck) {
+    return this.accounts.logout(command.jti, command.userId);
   }
 
   /** A gateway's question on a cache miss: is this session still live in the record? */
   @MessagePattern(AUTH.checkSession)
-  checkSession(@Payload() payload: SessionCheck) {
-    return this.sessions.check(payload.jti, payload.userId);
+  checkSession(@Payload() command: SessionCheck) {
+    return this.sessions.check(command.jti, command.userId);
   }
 
   @MessagePattern(AUTH.subscribe)
-  subscribe(@Payload() payload: UserScoped & { body: unknown }) {
-    return this.accounts.subscribe(payload.userId, validated(SubscribeDto, payload.body).plan);
+  subscribe(@Payload() command: SubscribeCommand) {
+    return this.accounts.subscribe(command.userId, command.body.plan);
   }
 
   @MessagePattern(AUTH.requestPasswordReset)
-  requestReset(@Payload() payload: { body: unknown }) {
-    return this.passwords.requestReset(validated(RequestPasswordResetDto, payload.body));
+  requestReset(@Payload() command: RequestPasswordResetCommand) {
+    return this.passwords.requestReset(command.body);
   }
 
   @MessagePattern(AUTH.resetPassword)
-  reset(@Payload() payload: { body: unknown }) {
-    return this.passwords.reset(validated(ResetPasswordWithTokenDto, payload.body));
+  reset(@Payload() command: ResetPasswordCommand) {
+    return this.passwords.reset(command.body);
   }
 
   @MessagePattern(AUTH.getMe)
-  getMe(@Payload() payload: UserScoped) {
-    return this.accounts.getMe(payload.userId);
+  getMe(@Payload() command: UserScoped) {
+    return this.accounts.getMe(command.userId);
   }
 
   @MessagePattern(AUTH.updateMe)
-  updateMe(@Payload() payload: UserScoped & { body: unknown }) {
-    return this.accounts.updateMe(payload.userId, validated(UpdateMeDto, payload.body));
+  updateMe(@Payload() command: UpdateMeCommand) {
+    return this.accounts.updateMe(command.userId, command.body);
   }
 
   @MessagePattern(AUTH.feedback)
-  async feedback(@Payload() payload: { body: unknown }) {
-    const dto = validated(FeedbackDto, payload.body);
-    await this.dataSource.getRepository(Feedback).insert(dto);
+  async feedback(@Payload() command: FeedbackCommand) {
+    await this.dataSource.getRepository(Feedback).insert(command.body);
     return { message: MESSAGES.feedbackThanks };
   }
 

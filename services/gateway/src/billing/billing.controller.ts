@@ -86,7 +86,7 @@ function access(id: string, req: Request): LocalCheckoutAccess {
   const cookies = req.cookies as Record<string, string> | undefined;
   return {
     id,
-    userId: (req.user as SessionClaims | null | undefined)?.sub ?? null,
-    secret: cookies?.[CHECKOUT_COOKIE] ?? null,
+    userId: (req.user as SessionClaims | null | undefined)?.sub,
+    secret: cookies?.[CHECKOUT_COOKIE],
   };
 }

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { isRpcErrorBody, MESSAGES } from '@forkvote/contracts';
+import { isConnectionFailure } from '@forkvote/platform';
 import type { Response } from 'express';
 
 /**
@@ -40,19 +41,4 @@ export class GatewayExceptionFilter implements ExceptionFilter {
     const status = HttpStatus.INTERNAL_SERVER_ERROR;
     return { status, body: { statusCode: status, message: 'An unexpected error occurred' } };
   }
-}
-
-/**
- * Redis or PostgreSQL out of reach (ioredis gives up on a command, a socket is refused or reset): the
- * answer is 503, which clients retry, never a 500. Code that can tell should throw 503 itself; this is the
- * net under whatever does not.
- */
-function isConnectionFailure(exception: unknown): boolean {
-  const err = exception as { name?: string; code?: string; message?: string } | null;
-  if (!err || typeof err !== 'object') return false;
-  return (
-    err.name === 'MaxRetriesPerRequestError' ||
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(err.code ?? '') ||
-    /Connection is closed|Stream isn't writeable|enableOfflineQueue/.test(err.message ?? '')
-  );
 }

@@ -1,6 +1,9 @@
 import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { PoolClient, QueryResultRow } from 'pg';
-import { DataSource, DataSourceOptions, EntityManager, EntitySchema, MixedList } from 'typeorm';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource, DataSourceOptions, EntityManager, EntitySchema, MixedList, QueryRunner } from 'typeorm';
 import { PlatformConfig } from './config';
 
 export interface DatabaseOptions {
@@ -10,6 +13,12 @@ export interface DatabaseOptions {
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
+  /**
+   * A folder of repeatable SQL files (functions): applied in name order after the migrations, each again
+   * whenever its text changes, so a function has one definition that is edited in place, never copied
+   * into a new migration.
+   */
+  sqlDir?: string;
 }
 
 /** Options shared by the running app and the TypeORM CLI's `data-source.ts` of each service. */
@@ -32,20 +41,62 @@ export function dataSourceOptions(url: string, options: DatabaseOptions): DataSo
  * Creates the schema and runs pending migrations under a PostgreSQL advisory lock, so replicas starting
  * together never race each other's migrations.
  */
-export async function migrate(dataSource: DataSource, schema: string): Promise<string[]> {
+export async function migrate(dataSource: DataSource, schema: string, sqlDir?: string): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`forkvote:migrate:${schema}`]);
     await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
-    return applied.map((m) => m.name);
+    const applied = (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    if (sqlDir) applied.push(...(await applyRepeatableSql(runner, schema, sqlDir)));
+    return applied;
   } finally {
     await runner
       .query('SELECT pg_advisory_unlock(hashtext($1))', [`forkvote:migrate:${schema}`])
       .catch(() => undefined);
     await runner.release();
   }
+}
+
+/**
+ * Applies each `*.sql` file of `sqlDir` (in name order) whose text differs from the one last applied, in a
+ * transaction with the record of its checksum (`<schema>.repeatable_sql`). Runs under the migration lock.
+ */
+async function applyRepeatableSql(runner: QueryRunner, schema: string, sqlDir: string): Promise<string[]> {
+  await runner.query(`
+    CREATE TABLE IF NOT EXISTS "${schema}"."repeatable_sql" (
+      "name" varchar(200) PRIMARY KEY,
+      "checksum" char(64) NOT NULL,
+      "applied_at" timestamptz NOT NULL DEFAULT now()
+    )`);
+  const rows = (await runner.query(`SELECT name, checksum FROM "${schema}"."repeatable_sql"`)) as {
+    name: string;
+    checksum: string;
+  }[];
+  const known = new Map(rows.map((row) => [row.name, row.checksum]));
+  const applied: string[] = [];
+  for (const file of readdirSync(sqlDir)
+    .filter((name) => name.endsWith('.sql'))
+    .sort()) {
+    const text = readFileSync(join(sqlDir, file), 'utf8');
+    const checksum = createHash('sha256').update(text).digest('hex');
+    if (known.get(file) === checksum) continue;
+    await runner.startTransaction();
+    try {
+      await runner.query(text);
+      await runner.query(
+        `INSERT INTO "${schema}"."repeatable_sql" (name, checksum) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()`,
+        [file, checksum],
+      );
+      await runner.commitTransaction();
+    } catch (err) {
+      await runner.rollbackTransaction();
+      throw err;
+    }
+    applied.push(`${file} (${checksum.slice(0, 8)})`);
+  }
+  return applied;
 }
 
 @Injectable()
@@ -71,7 +122,7 @@ export class DatabaseModule {
             const dataSource = new DataSource(dataSourceOptions(config.DATABASE_URL, options));
             await dataSource.initialize();
             if (config.MIGRATIONS_ON_START === 'true') {
-              const applied = await migrate(dataSource, options.schema);
+              const applied = await migrate(dataSource, options.schema, options.sqlDir);
               if (applied.length > 0) new Logger('Database').log(`Applied migrations: ${applied.join(', ')}`);
             }
             return dataSource;
@@ -89,7 +140,7 @@ export async function migrateService(url: string, options: DatabaseOptions): Pro
   const dataSource = new DataSource(dataSourceOptions(url, options));
   await dataSource.initialize();
   try {
-    return await migrate(dataSource, options.schema);
+    return await migrate(dataSource, options.schema, options.sqlDir);
   } finally {
     await dataSource.destroy();
   }

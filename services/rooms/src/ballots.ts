@@ -1,29 +1,26 @@
-import { BallotsResult, batchOf, computeBallots, PLACES_PER_BATCH } from '@forkvote/contracts';
-import { EntityManager, IsNull } from 'typeorm';
-import { Member } from './entities/member.entity';
-import { RoomPlace } from './entities/room-place.entity';
+import { BallotsResult, computeBallots, Place, PLACES_PER_BATCH } from '@forkvote/contracts';
+import { EntityManager } from 'typeorm';
 import { Room } from './entities/room.entity';
-import { BallotSubmission } from './entities/ballot-submission.entity';
 
-/** The results of the room's current batch, from the votes of its present members. */
-export async function ballotsOf(manager: EntityManager, room: Room): Promise<BallotsResult> {
-  const places = await manager
-    .getRepository(RoomPlace)
-    .find({ where: { roomId: room.id }, order: { position: 'ASC' } });
-  const present = new Set(
-    (await manager.getRepository(Member).findBy({ roomId: room.id, leftAt: IsNull() })).map((m) => m.userId),
-  );
-  const ballots = await manager
-    .getRepository(BallotSubmission)
-    .findBy({ roomId: room.id, batchIndex: room.batchIndex });
-  const votes = ballots
-    .filter((b) => present.has(b.userId))
-    .flatMap((b) =>
-      b.placeIds.map((placeId, i) => ({ userId: b.userId, placeId, voteType: b.voteTypes[i] })),
-    );
-  return computeBallots(
+/** What `rooms.batch_results_input` answers: the batch's places and its present members' votes. */
+export interface BatchResultsInput {
+  batchIndex: number;
+  places: Place[];
+  votes: Parameters<typeof computeBallots>[2];
+}
+
+/**
+ * The results of the room's current batch, from the same SQL the last ballot uses (sql/20-…), so "whose
+ * votes count" is defined once.
+ */
+export async function ballotsOf(
+  manager: EntityManager,
+  room: Pick<Room, 'id' | 'batchIndex'>,
+): Promise<BallotsResult> {
+  const [{ input }] = (await manager.query(`SELECT "rooms"."batch_results_input"($1, $2, $3) AS input`, [
+    room.id,
     room.batchIndex,
-    batchOf(places, room.batchIndex, PLACES_PER_BATCH).map((p) => p.data),
-    votes,
-  );
+    PLACES_PER_BATCH,
+  ])) as { input: BatchResultsInput }[];
+  return computeBallots(input.batchIndex, input.places, input.votes);
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { join } from 'node:path';
 import { PlatformModule } from '@forkvote/platform';
 import { Member } from './entities/member.entity';
 import { RoomPlace } from './entities/room-place.entity';
@@ -24,6 +25,8 @@ export const roomsDatabase = {
     BallotVotesInOneRow1763900000003,
     OutboxAndCommandLog1763900000004,
   ],
+  // join_room, cast_ballot and the batch rules they share, applied after the migrations (see sql/).
+  sqlDir: join(__dirname, 'sql'),
 };
 
 @Module({

@@ -337,42 +337,23 @@ export class RoomsService {
 
   /** Present members who have sent their ballot for the room's current batch, in the order they voted. */
   async usersVoted(manager: EntityManager, room: Room): Promise<string[]> {
-    return (await this.ballotProgress(manager, room)).voted;
+    return (await this.batchProgress(manager, room)).voted;
   }
 
-  /**
-   * One query for the hot path of every vote: who of the present members has voted on the current batch,
-   * and how many members are present.
-   */
-  private async ballotProgress(
-    manager: EntityManager,
-    room: Room,
-  ): Promise<{ voted: string[]; present: number }> {
-    // One row always: the present count, and the present voters in the order they voted. (A left join
-    // filtered on the voter's presence would drop the row, and the count with it, when only absent
-    // members had voted.)
-    const [row] = (await manager.query(
-      `SELECT (SELECT count(*) FROM "rooms"."members" p WHERE p.room_id = $1 AND p.left_at IS NULL) AS present,
-              ARRAY(SELECT s.user_id
-                      FROM "rooms"."ballot_submissions" s
-                      JOIN "rooms"."members" m ON m.room_id = s.room_id AND m.user_id = s.user_id AND m.left_at IS NULL
-                     WHERE s.room_id = $1 AND s.batch_index = $2
-                     ORDER BY s.submitted_at) AS voted`,
-      [room.id, room.batchIndex],
-    )) as { present: string; voted: string[] }[];
-    return { voted: row.voted, present: Number(row.present) };
+  /** Who of the present members has voted on the current batch, and whether that is everyone (sql/10-…). */
+  private async batchProgress(manager: EntityManager, room: Room) {
+    const [progress] = (await manager.query(`SELECT * FROM "rooms"."batch_progress"($1, $2)`, [
+      room.id,
+      room.batchIndex,
+    ])) as { present: number; voted: string[]; complete: boolean }[];
+    return progress;
   }
 
   /** When every present member has voted, closes the batch: state results, and the ballots to publish. */
-  async completeIfEveryoneVoted(
-    manager: EntityManager,
-    room: Room,
-    progress?: { voted: string[]; present: number },
-  ) {
-    const { voted, present } = progress ?? (await this.ballotProgress(manager, room));
-    if (present === 0 || voted.length < present) return null;
+  async completeIfEveryoneVoted(manager: EntityManager, room: Room) {
+    if (!(await this.batchProgress(manager, room)).complete) return null;
     await manager.getRepository(Room).update({ id: room.id }, { state: 'results' });
-    return ballotsOf(manager, { ...room, state: 'results' });
+    return ballotsOf(manager, room);
   }
 
   /** The room as the SPEC's wire shape, from one query: present members, the host's name, the place count. */

@@ -4,7 +4,6 @@ import {
   computeBallots,
   MAX_RESULT_COUNT,
   NextBatchAnswer,
-  Place,
   PLACES,
   PlacesAnswer,
   PLACES_PER_BATCH,
@@ -17,6 +16,7 @@ import { callService, fail, preparedQuery, SERVICE_CLIENT } from '@forkvote/plat
 import { EntityManager } from 'typeorm';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
+import { BatchResultsInput } from './ballots';
 import { Batcher } from './batcher';
 import { CommandLog } from './outbox/command-log';
 import { RoomEvent, RoomEventsOutbox } from './outbox/room-events.outbox';
@@ -25,12 +25,7 @@ import { refuse, RoomRefusal, RoomsService } from './rooms.service';
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What `rooms.cast_ballot` answers; `places` and `votes` only for the ballot that closed the batch. */
-interface CastBallot {
-  batchIndex: number;
-  usersVoted: string[];
-  places?: Place[];
-  votes?: Parameters<typeof computeBallots>[2];
-}
+type CastBallot = { batchIndex: number; usersVoted: string[] } & Partial<BatchResultsInput>;
 
 interface BallotInput {
   roomId: string;

@@ -1,10 +1,14 @@
 import { DatabaseOptions, dataSourceOptions, migrate } from '@forkvote/platform';
 import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { Initial1763900000000 } from '../src/migrations/1763900000000-initial';
 import { Voting1763900000001 } from '../src/migrations/1763900000001-voting';
 import { HotPathFunctions1763900000002 } from '../src/migrations/1763900000002-hot-path-functions';
 import { BallotVotesInOneRow1763900000003 } from '../src/migrations/1763900000003-ballot-votes-in-one-row';
+import { roomsDatabase } from '../src/rooms.module';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const stack = require('../../../scripts/stack') as {
@@ -107,5 +111,29 @@ describe('rooms migrations', () => {
       { user_id: 'host', n: 5, up: 5 },
       { user_id: 'ola', n: 5, up: 1 },
     ]);
+  });
+
+  it('applies the repeatable SQL after the migrations once, and a file again only when its text changes', async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    dataSource = await open(roomsDatabase.migrations);
+    const sqlDir = mkdtempSync(join(tmpdir(), 'rooms-sql-'));
+    cpSync(roomsDatabase.sqlDir!, sqlDir, { recursive: true });
+    try {
+      const first = await migrate(dataSource, 'rooms', sqlDir);
+      expect(first.filter((name) => name.endsWith(')'))).toHaveLength(readdirSync(sqlDir).length);
+      expect(await migrate(dataSource, 'rooms', sqlDir)).toEqual([]);
+      // The file is the function's one definition: edit it in place and it is applied again, alone.
+      const file = join(sqlDir, '10-batch-progress.sql');
+      writeFileSync(file, readFileSync(file, 'utf8') + '\n-- edited\n');
+      const again = await migrate(dataSource, 'rooms', sqlDir);
+      expect(again).toHaveLength(1);
+      expect(again[0]).toMatch(/^10-batch-progress\.sql \([0-9a-f]{8}\)$/);
+      const [{ present }] = await dataSource.query(
+        `SELECT present FROM "rooms"."batch_progress"('00000000-0000-4000-8000-000000000000', 0)`,
+      );
+      expect(present).toBe(0);
+    } finally {
+      rmSync(sqlDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planFromQuery } from './pages/auth/register-page';
-import { roomIdProblem } from './pages/session/join-create-pages';
-import { reconnectDelay, RECONNECT } from './session/room-context';
+import { roomIdProblem } from './pages/room/join-create-pages';
+import { reconnectDelay, RECONNECT } from './room/room-context';
 
 describe('join form: waiting room ID (SPEC §5)', () => {
   it('asks for an ID when empty and for a valid one when malformed', () => {

@@ -7,7 +7,7 @@ import { swrFetcher } from './api/http';
 import { router } from './app/router';
 import { theme } from './app/theme';
 import { AuthProvider } from './auth/auth-context';
-import { RoomProvider } from './session/room-context';
+import { RoomProvider } from './room/room-context';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(

@@ -2,7 +2,7 @@ import { Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useAuth } from '../auth/auth-context';
-import { useRoom } from '../session/room-context';
+import { useRoom } from '../room/room-context';
 
 function Checking() {
   return (

@@ -7,9 +7,9 @@ import { RegisterPage } from '../pages/auth/register-page';
 import { HomePage } from '../pages/home/home-page';
 import { NotFoundPage } from '../pages/not-found/not-found-page';
 import { ProfilePage } from '../pages/profile/profile-page';
-import { CreateSessionPage, JoinSessionPage } from '../pages/session/join-create-pages';
-import { ResultsPage, VotingPage } from '../pages/session/voting-results-pages';
-import { WaitingRoomPage } from '../pages/session/waiting-room-page';
+import { CreateSessionPage, JoinSessionPage } from '../pages/room/join-create-pages';
+import { ResultsPage, VotingPage } from '../pages/room/voting-results-pages';
+import { WaitingRoomPage } from '../pages/room/waiting-room-page';
 import { FeedbackPage } from '../pages/static/feedback-page';
 import {
   AboutPage,

@@ -5,15 +5,15 @@ import { Link } from 'react-router';
 import { useAuth } from '../../auth/auth-context';
 import { CopyFeedback } from '../../components/copy-feedback';
 import { SystemStatus } from '../../components/system-status';
-import { useRoom } from '../../session/room-context';
-import { useCopyInvite } from '../../session/use-copy-invite';
+import { useRoom } from '../../room/room-context';
+import { useCopyInvite } from '../../room/use-copy-invite';
 
 function SessionCard() {
   const { state, leave } = useRoom();
   const room = state.room.waitingRoom!;
   const invite = useCopyInvite(room.waitingRoomId);
   const count = room.users.length;
-  const inResults = state.session.currentState === 'results';
+  const inResults = state.voting.currentState === 'results';
   return (
     <Card className="fv-session-card" data-testid="session-card">
       <Typography.Title level={2}>You're in a Session</Typography.Title>

@@ -5,7 +5,7 @@ import type { FormInstance } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAuth } from '../../auth/auth-context';
 import { AlertDialog } from '../../components/dialogs/dialogs';
-import { useRoom } from '../../session/room-context';
+import { useRoom } from '../../room/room-context';
 
 /** The name field starts with the logged-in user's name once verify-token has answered. */
 function usePrefillName(form: FormInstance<{ userName: string }>, name: string | undefined) {

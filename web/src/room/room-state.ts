@@ -1,5 +1,5 @@
 /**
- * The waiting-room and session state machines of SPEC §4, as pure reducers (unit-tested).
+ * The waiting-room and voting state machines of SPEC §4, as pure reducers (unit-tested).
  */
 import type { BallotsResult, Place, RoomSnapshot, RoomUser, WaitingRoom } from '@forkvote/contracts';
 
@@ -11,13 +11,13 @@ export interface WaitingRoomState {
   userName: string | null;
   isHost: boolean;
   waitingRoom: WaitingRoom | null;
-  /** Set when the person left on purpose: the session routes send them here instead of their guard's default. */
+  /** Set when the person left on purpose: the voting routes send them here instead of their guard's default. */
   exitTo: string | null;
 }
 
 export type CurrentState = 'waiting' | 'voting' | 'results';
 
-export interface SessionState {
+export interface VotingState {
   sseConnected: boolean;
   places: Place[];
   batchIndex: number;
@@ -34,7 +34,7 @@ export interface SessionState {
 
 export interface RoomState {
   room: WaitingRoomState;
-  session: SessionState;
+  voting: VotingState;
 }
 
 export const initialWaitingRoom: WaitingRoomState = {
@@ -48,7 +48,7 @@ export const initialWaitingRoom: WaitingRoomState = {
   exitTo: null,
 };
 
-export const initialSession: SessionState = {
+export const initialVoting: VotingState = {
   sseConnected: false,
   places: [],
   batchIndex: 0,
@@ -63,7 +63,7 @@ export const initialSession: SessionState = {
   demo: false,
 };
 
-export const initialRoomState: RoomState = { room: initialWaitingRoom, session: initialSession };
+export const initialRoomState: RoomState = { room: initialWaitingRoom, voting: initialVoting };
 
 export type RoomAction =
   | { type: 'request'; target: 'room' | 'session' }
@@ -91,19 +91,19 @@ function withUsers(room: WaitingRoomState, users: RoomUser[]): WaitingRoomState 
 }
 
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
-  const { room, session } = state;
+  const { room, voting } = state;
   switch (action.type) {
     case 'request':
       return action.target === 'room'
         ? { ...state, room: { ...room, isLoading: true, error: null } }
-        : { ...state, session: { ...session, isLoading: true, error: null } };
+        : { ...state, voting: { ...voting, isLoading: true, error: null } };
     case 'failed':
       return action.target === 'room'
         ? { ...state, room: { ...room, isLoading: false, error: action.error } }
-        : { ...state, session: { ...session, isLoading: false, error: action.error } };
+        : { ...state, voting: { ...voting, isLoading: false, error: action.error } };
     // Creating resets everything first.
     case 'createStarted':
-      return { room: { ...initialWaitingRoom, isLoading: true }, session: initialSession };
+      return { room: { ...initialWaitingRoom, isLoading: true }, voting: initialVoting };
     case 'created':
       return {
         room: {
@@ -114,7 +114,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           userName: action.userName,
           isHost: true,
         },
-        session: initialSession,
+        voting: initialVoting,
       };
     case 'joined':
       return {
@@ -125,10 +125,10 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           userName: action.userName,
           isHost: false,
         },
-        session: sessionFromRoom(action.waitingRoom),
+        voting: votingFromRoom(action.waitingRoom),
       };
     case 'left':
-      return { room: { ...initialWaitingRoom, exitTo: '/' }, session: initialSession };
+      return { room: { ...initialWaitingRoom, exitTo: '/' }, voting: initialVoting };
     case 'exitHandled':
       return { ...state, room: { ...room, exitTo: null } };
     case 'restored': {
@@ -142,9 +142,9 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           userName: s.userName,
           isHost: s.isHost,
         },
-        session: {
-          ...initialSession,
-          sseConnected: session.sseConnected,
+        voting: {
+          ...initialVoting,
+          sseConnected: voting.sseConnected,
           places: s.places,
           batchIndex: s.waitingRoom.batchIndex,
           voted: s.voted,
@@ -156,9 +156,9 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
       };
     }
     case 'sseConnected':
-      return { ...state, session: { ...session, sseConnected: action.connected } };
+      return { ...state, voting: { ...voting, sseConnected: action.connected } };
     case 'eventId':
-      return { ...state, session: { ...session, lastEventId: action.id } };
+      return { ...state, voting: { ...voting, lastEventId: action.id } };
     case 'userJoined':
       return { ...state, room: withUsers(room, action.users) };
     // The host leaving closes the room: clear it and the local identity.
@@ -169,8 +169,8 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
     case 'roomStarted':
       return {
         ...state,
-        session: {
-          ...session,
+        voting: {
+          ...voting,
           places: action.places,
           demo: action.demo ?? false,
           batchIndex: 0,
@@ -184,8 +184,8 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
     case 'setTransitioning':
       return {
         ...state,
-        session: {
-          ...session,
+        voting: {
+          ...voting,
           isTransitioningToVoting: action.value,
           currentState: action.value ? 'waiting' : 'voting',
         },
@@ -193,22 +193,22 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
     case 'startFailed':
       return {
         ...state,
-        session: { ...session, isTransitioningToVoting: false, isLoading: false, error: action.error },
+        voting: { ...voting, isTransitioningToVoting: false, isLoading: false, error: action.error },
       };
     case 'userVoted':
-      return { ...state, session: { ...session, usersVoted: action.usersVoted } };
+      return { ...state, voting: { ...voting, usersVoted: action.usersVoted } };
     case 'voteSucceeded':
-      return { ...state, session: { ...session, voted: true, isLoading: false } };
+      return { ...state, voting: { ...voting, voted: true, isLoading: false } };
     case 'ballotsSubmitted':
       return {
         ...state,
-        session: { ...session, ballots: action.ballots, currentState: 'results', isLoading: false },
+        voting: { ...voting, ballots: action.ballots, currentState: 'results', isLoading: false },
       };
     case 'nextBatch':
       return {
         ...state,
-        session: {
-          ...session,
+        voting: {
+          ...voting,
           batchIndex: action.nextBatchIndex,
           voted: false,
           usersVoted: [],
@@ -223,14 +223,14 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   }
 }
 
-function sessionFromRoom(waitingRoom: WaitingRoom): SessionState {
-  return { ...initialSession, batchIndex: waitingRoom.batchIndex };
+function votingFromRoom(waitingRoom: WaitingRoom): VotingState {
+  return { ...initialVoting, batchIndex: waitingRoom.batchIndex };
 }
 
 /** Where the session's state says the member belongs (SPEC §4 navigation). */
-export function routeFor(session: SessionState): '/waiting-room' | '/voting' | '/results' {
-  if (session.currentState === 'results' || (session.ballots && session.ballots.ballots.length > 0))
+export function routeFor(voting: VotingState): '/waiting-room' | '/voting' | '/results' {
+  if (voting.currentState === 'results' || (voting.ballots && voting.ballots.ballots.length > 0))
     return '/results';
-  if (session.currentState === 'voting') return '/voting';
+  if (voting.currentState === 'voting') return '/voting';
   return '/waiting-room';
 }

@@ -32,8 +32,8 @@ import { useAuth } from '../../auth/auth-context';
 import { AppButton } from '../../components/app-button';
 import { ConfirmDialog } from '../../components/dialogs/dialogs';
 import { TypeFilterEditor } from '../../components/type-filter-editor';
-import { leaveAndGoHome, useRoom } from '../../session/room-context';
-import { inviteLink } from '../../session/use-copy-invite';
+import { leaveAndGoHome, useRoom } from '../../room/room-context';
+import { inviteLink } from '../../room/use-copy-invite';
 
 /** The host's side of the waiting room: where and what to search, start voting, close the room. */
 const GEO_TIMEOUT_MS = 5000;
@@ -160,11 +160,11 @@ export function HostControls() {
 
   return (
     <Card title="Search settings">
-      {(formError || state.session.error) && (
+      {(formError || state.voting.error) && (
         <Alert
           type="error"
           showIcon
-          message={formError ?? `Error: ${state.session.error}`}
+          message={formError ?? `Error: ${state.voting.error}`}
           className="fv-form-alert"
           role="alert"
         />
@@ -255,7 +255,7 @@ export function HostControls() {
         </Form.Item>
       </Form>
       <Space wrap>
-        <Button type="primary" size="large" onClick={onStart} loading={starting || state.session.isLoading}>
+        <Button type="primary" size="large" onClick={onStart} loading={starting || state.voting.isLoading}>
           Start voting
         </Button>
         <AppButton variant="destructive" size="lg" onClick={() => setConfirmClose(true)}>

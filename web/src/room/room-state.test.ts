@@ -36,10 +36,10 @@ const joined = roomReducer(initialRoomState, {
 
 describe('waiting room state (SPEC §4)', () => {
   it('creating resets everything, then makes the user host with token, room and ids', () => {
-    const dirty: RoomState = { ...created, session: { ...created.session, voted: true, batchIndex: 3 } };
+    const dirty: RoomState = { ...created, voting: { ...created.voting, voted: true, batchIndex: 3 } };
     const starting = roomReducer(dirty, { type: 'createStarted' });
     expect(starting.room).toMatchObject({ isLoading: true, token: null, waitingRoom: null });
-    expect(starting.session.batchIndex).toBe(0);
+    expect(starting.voting.batchIndex).toBe(0);
     expect(created.room).toMatchObject({
       isHost: true,
       token: 't',
@@ -69,7 +69,7 @@ describe('waiting room state (SPEC §4)', () => {
       isHost: false,
       exitTo: '/',
     });
-    expect(left.session).toEqual(initialRoomState.session);
+    expect(left.voting).toEqual(initialRoomState.voting);
   });
 
   it('a user-joined event replaces the user list', () => {
@@ -91,14 +91,14 @@ describe('waiting room state (SPEC §4)', () => {
 
 describe('session state (SPEC §4)', () => {
   it('starts waiting at batch 0', () => {
-    expect(initialRoomState.session).toMatchObject({ currentState: 'waiting', batchIndex: 0, voted: false });
+    expect(initialRoomState.voting).toMatchObject({ currentState: 'waiting', batchIndex: 0, voted: false });
   });
 
   it('the transitioning flag moves the state: false → voting, true → waiting', () => {
-    expect(roomReducer(joined, { type: 'setTransitioning', value: false }).session.currentState).toBe(
+    expect(roomReducer(joined, { type: 'setTransitioning', value: false }).voting.currentState).toBe(
       'voting',
     );
-    expect(roomReducer(joined, { type: 'setTransitioning', value: true }).session.currentState).toBe(
+    expect(roomReducer(joined, { type: 'setTransitioning', value: true }).voting.currentState).toBe(
       'waiting',
     );
   });
@@ -106,7 +106,7 @@ describe('session state (SPEC §4)', () => {
   it('a started-room event stores the places and sets the transitioning flag', () => {
     const requested = roomReducer(joined, { type: 'request', target: 'session' });
     const started = roomReducer(requested, { type: 'roomStarted', places: [place('a')] });
-    expect(started.session).toMatchObject({
+    expect(started.voting).toMatchObject({
       places: [place('a')],
       isTransitioningToVoting: true,
       isLoading: false,
@@ -114,7 +114,7 @@ describe('session state (SPEC §4)', () => {
   });
 
   it('ballots move the state to results', () => {
-    expect(roomReducer(joined, { type: 'ballotsSubmitted', ballots }).session).toMatchObject({
+    expect(roomReducer(joined, { type: 'ballotsSubmitted', ballots }).voting).toMatchObject({
       ballots,
       currentState: 'results',
     });
@@ -125,7 +125,7 @@ describe('session state (SPEC §4)', () => {
     state = roomReducer(state, { type: 'userVoted', usersVoted: ['guest'] });
     state = roomReducer(state, { type: 'ballotsSubmitted', ballots });
     state = roomReducer(state, { type: 'nextBatch', nextBatchIndex: 1 });
-    expect(state.session).toMatchObject({
+    expect(state.voting).toMatchObject({
       batchIndex: 1,
       voted: false,
       usersVoted: [],
@@ -136,23 +136,23 @@ describe('session state (SPEC §4)', () => {
   });
 
   it('a successful vote sets voted; a failed start clears the transitioning flag', () => {
-    expect(roomReducer(joined, { type: 'voteSucceeded' }).session.voted).toBe(true);
+    expect(roomReducer(joined, { type: 'voteSucceeded' }).voting.voted).toBe(true);
     const transitioning = roomReducer(joined, { type: 'setTransitioning', value: true });
-    expect(roomReducer(transitioning, { type: 'startFailed', error: 'x' }).session).toMatchObject({
+    expect(roomReducer(transitioning, { type: 'startFailed', error: 'x' }).voting).toMatchObject({
       isTransitioningToVoting: false,
       error: 'x',
     });
   });
 
   it('routes by state: voting → /voting, results or ballots → /results', () => {
-    expect(routeFor(initialRoomState.session)).toBe('/waiting-room');
-    expect(routeFor({ ...initialRoomState.session, currentState: 'voting' })).toBe('/voting');
-    expect(routeFor({ ...initialRoomState.session, currentState: 'results' })).toBe('/results');
+    expect(routeFor(initialRoomState.voting)).toBe('/waiting-room');
+    expect(routeFor({ ...initialRoomState.voting, currentState: 'voting' })).toBe('/voting');
+    expect(routeFor({ ...initialRoomState.voting, currentState: 'results' })).toBe('/results');
   });
 });
 
 describe('room state: the actions around a reload and the live connection', () => {
-  it('restored rebuilds room and session from the server snapshot, keeping the connection flag', () => {
+  it('restored rebuilds room and voting from the server snapshot, keeping the connection flag', () => {
     const connected = roomReducer(initialRoomState, { type: 'sseConnected', connected: true });
     const restored = roomReducer(connected, {
       type: 'restored',
@@ -170,7 +170,7 @@ describe('room state: the actions around a reload and the live connection', () =
       },
     });
     expect(restored.room).toMatchObject({ token: 'host-token', userId: 'host', isHost: true });
-    expect(restored.session).toMatchObject({
+    expect(restored.voting).toMatchObject({
       sseConnected: true,
       batchIndex: 1,
       voted: true,
@@ -197,7 +197,7 @@ describe('room state: the actions around a reload and the live connection', () =
         lastEventId: null,
       },
     });
-    expect(restored.session.currentState).toBe('waiting');
+    expect(restored.voting.currentState).toBe('waiting');
   });
 
   it('failed stores the error on its target and stops loading', () => {
@@ -207,14 +207,14 @@ describe('room state: the actions around a reload and the live connection', () =
       target: 'session',
       error: 'Failed to submit votes',
     });
-    expect(failed.session).toMatchObject({ isLoading: false, error: 'Failed to submit votes' });
+    expect(failed.voting).toMatchObject({ isLoading: false, error: 'Failed to submit votes' });
     expect(failed.room.error).toBeNull();
   });
 
   it('eventId moves the resume point; sseConnected sets the indicator', () => {
     const withId = roomReducer(joined, { type: 'eventId', id: '1700000000001-0' });
-    expect(withId.session.lastEventId).toBe('1700000000001-0');
-    expect(roomReducer(withId, { type: 'sseConnected', connected: false }).session.sseConnected).toBe(false);
+    expect(withId.voting.lastEventId).toBe('1700000000001-0');
+    expect(roomReducer(withId, { type: 'sseConnected', connected: false }).voting.sseConnected).toBe(false);
   });
 
   it('exitHandled clears the pending redirect after leaving', () => {

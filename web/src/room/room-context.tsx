@@ -29,9 +29,9 @@ function loadPersisted(): RoomState {
     const saved = JSON.parse(raw) as RoomState;
     return {
       room: { ...initialRoomState.room, ...saved.room, isLoading: false, error: null },
-      session: {
-        ...initialRoomState.session,
-        ...saved.session,
+      voting: {
+        ...initialRoomState.voting,
+        ...saved.voting,
         sseConnected: false,
         isLoading: false,
         error: null,
@@ -66,7 +66,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
   // Persist across reloads, so a member who refreshes stays in the room.
   useEffect(() => {
     if (!state.room.waitingRoom) localStorage.removeItem(STORAGE_KEY);
-    else localStorage.setItem(STORAGE_KEY, JSON.stringify({ room: state.room, session: state.session }));
+    else localStorage.setItem(STORAGE_KEY, JSON.stringify({ room: state.room, voting: state.voting }));
   }, [state]);
 
   // After a reload, the server's view wins (the room may have moved on or closed meanwhile).
@@ -169,9 +169,9 @@ export function RoomProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const nextBatch = useCallback(async () => {
-    const { room, session } = stateRef.current;
-    const next = session.batchIndex + 1;
-    if (next * 5 >= session.places.length) return 'none' as const;
+    const { room, voting } = stateRef.current;
+    const next = voting.batchIndex + 1;
+    if (next * 5 >= voting.places.length) return 'none' as const;
     dispatch({ type: 'request', target: 'session' });
     try {
       const answer = await api.nextBatch(room.token ?? '', room.waitingRoom!.waitingRoomId, next);
@@ -205,8 +205,8 @@ export function useRoom(): RoomContextValue {
 function useRoomEvents(state: RoomState, dispatch: (action: RoomAction) => void): void {
   const waitingRoomId = state.room.waitingRoom?.waitingRoomId;
   const { userId, userName } = state.room;
-  const lastEventId = useRef(state.session.lastEventId);
-  lastEventId.current = state.session.lastEventId;
+  const lastEventId = useRef(state.voting.lastEventId);
+  lastEventId.current = state.voting.lastEventId;
 
   useEffect(() => {
     if (!waitingRoomId || !userId || !userName) return;
@@ -267,7 +267,7 @@ function useRoomEvents(state: RoomState, dispatch: (action: RoomAction) => void)
 }
 
 /**
- * Leaving empties the room state, and the session routes' guard would then send the person to /profile or
+ * Leaving empties the room state, and the voting routes' guard would then send the person to /profile or
  * /login; going home first lands them where SPEC §2 says, with the leave finishing there.
  */
 export async function leaveAndGoHome(

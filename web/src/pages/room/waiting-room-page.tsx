@@ -5,8 +5,8 @@ import { useNavigate } from 'react-router';
 import { CopyFeedback } from '../../components/copy-feedback';
 import { AlertDialog } from '../../components/dialogs/dialogs';
 import { LoadingOverlay } from '../../components/loading-overlay';
-import { leaveAndGoHome, useRoom } from '../../session/room-context';
-import { inviteLink, useCopyInvite } from '../../session/use-copy-invite';
+import { leaveAndGoHome, useRoom } from '../../room/room-context';
+import { inviteLink, useCopyInvite } from '../../room/use-copy-invite';
 import { HostControls } from './host-controls';
 import { useRoomNavigation } from './use-room-navigation';
 
@@ -33,17 +33,17 @@ export function WaitingRoomPage() {
 
   // The 3-second "Get Ready to Vote!" overlay, then voting (SPEC §2).
   useEffect(() => {
-    if (!state.session.isTransitioningToVoting) return;
+    if (!state.voting.isTransitioningToVoting) return;
     const timer = setTimeout(() => dispatch({ type: 'setTransitioning', value: false }), OVERLAY_MS);
     return () => clearTimeout(timer);
-  }, [state.session.isTransitioningToVoting, dispatch]);
+  }, [state.voting.isTransitioningToVoting, dispatch]);
 
   if (!room) return <NoRoomDialog />;
   const me = state.room.userId;
 
   return (
     <div className="fv-page">
-      {state.session.isTransitioningToVoting && (
+      {state.voting.isTransitioningToVoting && (
         <LoadingOverlay topText="Get Ready to Vote!" bottomText="Loading restaurant options..." />
       )}
       <Row gutter={[24, 24]}>
@@ -99,9 +99,9 @@ function RoomCard() {
     <Card className="fv-room-card">
       <Space direction="vertical" size="small" className="fv-full-width">
         <Badge
-          status={state.session.sseConnected ? 'success' : 'error'}
+          status={state.voting.sseConnected ? 'success' : 'error'}
           text={
-            state.session.sseConnected
+            state.voting.sseConnected
               ? 'Connected to Waiting Room events'
               : 'Not connected to Waiting Room events'
           }

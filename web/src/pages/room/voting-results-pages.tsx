@@ -11,7 +11,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AlertDialog } from '../../components/dialogs/dialogs';
 import { StatusTag } from '../../components/status-tag';
-import { leaveAndGoHome, useRoom } from '../../session/room-context';
+import { leaveAndGoHome, useRoom } from '../../room/room-context';
 import { useRoomNavigation } from './use-room-navigation';
 import { NoRoomDialog } from './waiting-room-page';
 
@@ -67,8 +67,8 @@ export function VotingPage() {
   const { state, vote } = useRoom();
   useRoomNavigation('/voting');
   const [choices, setChoices] = useState<Record<string, 'up' | 'down'>>({});
-  const batch = batchOf(state.session.places, state.session.batchIndex);
-  useEffect(() => setChoices({}), [state.session.batchIndex]);
+  const batch = batchOf(state.voting.places, state.voting.batchIndex);
+  useEffect(() => setChoices({}), [state.voting.batchIndex]);
   if (!state.room.waitingRoom) return <NoRoomDialog />;
 
   const users = state.room.waitingRoom.users;
@@ -78,7 +78,7 @@ export function VotingPage() {
   return (
     <div className="fv-page">
       <Typography.Title>Time to Vote!</Typography.Title>
-      {state.session.demo && (
+      {state.voting.demo && (
         <Alert
           type="info"
           showIcon
@@ -86,16 +86,16 @@ export function VotingPage() {
           className="fv-form-alert"
         />
       )}
-      {state.session.error && (
+      {state.voting.error && (
         <Alert
           type="error"
           showIcon
-          message={`Error: ${state.session.error}`}
+          message={`Error: ${state.voting.error}`}
           className="fv-form-alert"
           role="alert"
         />
       )}
-      {state.session.voted ? (
+      {state.voting.voted ? (
         <Card>
           <Alert
             type="success"
@@ -108,7 +108,7 @@ export function VotingPage() {
           <List
             dataSource={users}
             renderItem={(user) => {
-              const done = state.session.usersVoted.includes(user.userId);
+              const done = state.voting.usersVoted.includes(user.userId);
               return (
                 <List.Item>
                   <span>{user.userName}</span>
@@ -121,7 +121,7 @@ export function VotingPage() {
       ) : (
         <>
           <Typography.Paragraph type="secondary">
-            Batch {state.session.batchIndex + 1}: say yes to every place you would happily go to.
+            Batch {state.voting.batchIndex + 1}: say yes to every place you would happily go to.
           </Typography.Paragraph>
           <Row gutter={[16, 16]}>
             {batch.map((place) => (
@@ -139,7 +139,7 @@ export function VotingPage() {
             size="large"
             className="fv-submit-votes"
             disabled={!complete}
-            loading={state.session.isLoading}
+            loading={state.voting.isLoading}
             onClick={submit}
           >
             Submit Votes
@@ -182,7 +182,7 @@ export function ResultsPage() {
   const [details, setDetails] = useState(false);
   const [noMore, setNoMore] = useState(false);
   if (!state.room.waitingRoom) return noMore ? null : <NoRoomDialog />;
-  const result = state.session.ballots;
+  const result = state.voting.ballots;
   const winners = result ? result.ballots.filter((b) => result.winners.includes(b.placeId)) : [];
   const withVotes = result?.ballots.filter((b) => b.upVotes + b.downVotes > 0) ?? [];
   const withoutVotes = result?.ballots.filter((b) => b.upVotes + b.downVotes === 0) ?? [];
@@ -195,8 +195,8 @@ export function ResultsPage() {
   return (
     <div className="fv-page">
       <Typography.Title>Results</Typography.Title>
-      {state.session.error && (
-        <Alert type="error" showIcon message={`Error: ${state.session.error}`} className="fv-form-alert" />
+      {state.voting.error && (
+        <Alert type="error" showIcon message={`Error: ${state.voting.error}`} className="fv-form-alert" />
       )}
       <Typography.Title level={2} data-testid="results-headline">
         {resultsHeadline(winners.length)}
@@ -214,7 +214,7 @@ export function ResultsPage() {
           size="large"
           className="fv-more"
           onClick={more}
-          loading={state.session.isLoading}
+          loading={state.voting.isLoading}
         >
           Click here to vote on more restaurants
         </Button>

@@ -80,7 +80,16 @@ export default tseslint.config(
   ),
   boundary(
     ['libs/contracts/**/*.ts'],
-    [['@forkvote/platform', '@forkvote/testing', '**/platform/**', '**/testing/**', '**/services/**']],
+    [
+      [
+        '@forkvote/platform',
+        '@forkvote/room-events',
+        '@forkvote/testing',
+        '**/platform/**',
+        '**/testing/**',
+        '**/services/**',
+      ],
+    ],
     'Contracts are shared by everyone and depend on nobody in the repo.',
   ),
 );

@@ -13,7 +13,7 @@ const transform = {
   ],
 };
 // Tests use the libraries' sources, so no build is needed between an edit and a test run.
-const moduleNameMapper = { '^@forkvote/(contracts|platform|testing)$': '<rootDir>/libs/$1/src' };
+const moduleNameMapper = { '^@forkvote/(contracts|platform|room-events|testing)$': '<rootDir>/libs/$1/src' };
 const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: 'node' };
 
 module.exports = {

@@ -12,4 +12,3 @@ export * from './session-keys';
 export * from './validate';
 export * from './rpc-pipeline';
 export * from './tokens';
-export * from './room-events';

@@ -1,5 +1,5 @@
 import { MESSAGES, ROOM_EVENTS } from '@forkvote/contracts';
-import { roomEventKeys } from '@forkvote/platform';
+import { roomEventKeys } from '@forkvote/room-events';
 import {
   freePort,
   login,

@@ -13,13 +13,13 @@ import {
   callService,
   fail,
   preparedQuery,
-  lastRoomEventId,
   PlatformConfig,
   REDIS,
   SERVICE_CLIENT,
   ROOM_TOKEN_LIFETIME_SECONDS,
   tokenKeys,
 } from '@forkvote/platform';
+import { lastRoomEventId } from '@forkvote/room-events';
 import Redis from 'ioredis';
 import { createHash, randomInt } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, Not, QueryFailedError } from 'typeorm';

@@ -1,5 +1,5 @@
 import { ROOM_EVENTS } from '@forkvote/contracts';
-import { roomEventKeys } from '@forkvote/platform';
+import { roomEventKeys } from '@forkvote/room-events';
 import { Participant, signUp, START_SEARCH, startTestStack, TestStack } from '@forkvote/testing';
 import Redis from 'ioredis';
 import { randomInt, randomUUID } from 'node:crypto';

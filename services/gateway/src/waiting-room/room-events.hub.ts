@@ -7,13 +7,8 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 import { ROOM_EVENTS, RoomEventMap } from '@forkvote/contracts';
-import {
-  parseRoomEvent,
-  PublishedRoomEvent,
-  REDIS,
-  roomEventKeys,
-  roomEventsAfter,
-} from '@forkvote/platform';
+import { REDIS } from '@forkvote/platform';
+import { parseRoomEvent, PublishedRoomEvent, roomEventKeys, roomEventsAfter } from '@forkvote/room-events';
 import type { Response } from 'express';
 import Redis from 'ioredis';
 import { GatewayConfig } from '../gateway.config';

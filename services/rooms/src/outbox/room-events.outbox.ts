@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { RoomEventOf } from '@forkvote/contracts';
-import { PlatformConfig, publishRoomEvents, REDIS } from '@forkvote/platform';
+import { PlatformConfig, REDIS } from '@forkvote/platform';
+import { publishRoomEvents } from '@forkvote/room-events';
 import Redis from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
 

@@ -1,5 +1,5 @@
 import { ROOM_ID_PATTERN } from '@forkvote/contracts';
-import { newRoomCode } from './rooms.service';
+import { newRoomCode } from './membership.service';
 
 describe('newRoomCode', () => {
   it('makes 6 upper-case letters or digits, valid as a waiting room ID', () => {

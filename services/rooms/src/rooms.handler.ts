@@ -10,7 +10,7 @@ import {
   VoteCommand,
 } from '@forkvote/contracts';
 import { StreamsContext } from '@forkvote/platform';
-import { RoomsService } from './rooms.service';
+import { MembershipService } from './membership.service';
 import { VotingService } from './voting.service';
 
 /**
@@ -27,7 +27,7 @@ function commandKey(context: StreamsContext, caller: string, command: { idempote
 @Controller()
 export class RoomsHandler {
   constructor(
-    private readonly rooms: RoomsService,
+    private readonly rooms: MembershipService,
     private readonly voting: VotingService,
   ) {}
 

@@ -13,7 +13,8 @@ import { OutboxAndCommandLog1763900000004 } from './migrations/1763900000004-out
 import { CommandLog } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { RoomsHandler } from './rooms.handler';
-import { RoomsService } from './rooms.service';
+import { MembershipService } from './membership.service';
+import { RoomStore } from './room.store';
 import { VotingService } from './voting.service';
 
 export const roomsDatabase = {
@@ -32,6 +33,6 @@ export const roomsDatabase = {
 @Module({
   imports: [PlatformModule.forService('rooms', roomsDatabase)],
   controllers: [RoomsHandler],
-  providers: [RoomsService, VotingService, RoomEventsOutbox, CommandLog],
+  providers: [RoomStore, MembershipService, VotingService, RoomEventsOutbox, CommandLog],
 })
 export class RoomsModule {}

@@ -20,7 +20,7 @@ import { BatchResultsInput } from './ballots';
 import { Batcher } from './batcher';
 import { CommandLog } from './outbox/command-log';
 import { RoomEvent, RoomEventsOutbox } from './outbox/room-events.outbox';
-import { refuse, RoomRefusal, RoomsService } from './rooms.service';
+import { refuse, RoomRefusal, RoomStore } from './room.store';
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -46,7 +46,7 @@ export class VotingService {
   private readonly ballots = new Batcher<BallotInput, CastBallot | RoomRefusal>(async (inputs) => {
     const order = inputs.map((_, index) => index).sort((a, b) => compare(inputs[a].roomId, inputs[b].roomId));
     const sorted = order.map((index) => inputs[index]);
-    const outputs = await this.dataSource.transaction(async (manager) => {
+    const outputs = await this.store.transaction(async (manager) => {
       const rows = await preparedQuery<{ cast: CastBallot | RoomRefusal }>(
         manager,
         'rooms.vote-batch',
@@ -86,21 +86,15 @@ export class VotingService {
   });
 
   constructor(
-    private readonly rooms: RoomsService,
+    private readonly store: RoomStore,
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
     private readonly outbox: RoomEventsOutbox,
     private readonly commands: CommandLog,
   ) {}
 
-  private get dataSource() {
-    return this.rooms.dataSource;
-  }
-
   async start(roomId: string, hostId: string, search: StartRoomDto, key: string): Promise<PlacesAnswer> {
     return this.commands.once(key, async () => {
-      await this.dataSource.transaction((manager) =>
-        this.assertHostInState(manager, roomId, hostId, 'waiting'),
-      );
+      await this.store.transaction((manager) => this.assertHostInState(manager, roomId, hostId, 'waiting'));
       // Searched outside the transaction: no row lock is held while a provider answers.
       const found = await callService(this.services, PLACES.search, {
         ...search,
@@ -110,7 +104,7 @@ export class VotingService {
       const places = [...new Map(found.places.map((p) => [p.id, p])).values()];
       const answer = { ...found, places };
 
-      await this.dataSource.transaction(async (manager) => {
+      await this.store.transaction(async (manager) => {
         await this.assertHostInState(manager, roomId, hostId, 'waiting');
         await manager
           .getRepository(RoomPlace)
@@ -157,8 +151,8 @@ export class VotingService {
     nextBatchIndex: number,
     key: string,
   ): Promise<NextBatchAnswer> {
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      const room = await this.rooms.lockRoom(manager, roomId);
+    const outcome = await this.store.transaction(async (manager) => {
+      const room = await this.store.lockRoom(manager, roomId);
       if (room.createdByUserId !== hostId) fail(403, ROOM_MESSAGES.hostOnly);
       // A retried request that already moved the room answers the same again.
       if (room.state === 'voting' && room.batchIndex === nextBatchIndex) {
@@ -191,7 +185,7 @@ export class VotingService {
     hostId: string,
     state: Room['state'],
   ): Promise<Room> {
-    const room = await this.rooms.lockRoom(manager, roomId);
+    const room = await this.store.lockRoom(manager, roomId);
     if (room.createdByUserId !== hostId) fail(403, ROOM_MESSAGES.hostOnly);
     if (room.state !== state) fail(409, ROOM_MESSAGES.alreadyStarted);
     return room;

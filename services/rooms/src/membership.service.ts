@@ -1,14 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import {
-  BILLING,
-  JoinRoomAnswer,
-  ROOM_EVENTS,
-  ROOM_MESSAGES,
-  RoomSnapshot,
-  RoomUser,
-  WaitingRoom,
-} from '@forkvote/contracts';
+import { BILLING, JoinRoomAnswer, ROOM_EVENTS, ROOM_MESSAGES, RoomSnapshot } from '@forkvote/contracts';
 import {
   callService,
   fail,
@@ -22,11 +14,12 @@ import {
 import { lastRoomEventId } from '@forkvote/room-events';
 import Redis from 'ioredis';
 import { createHash, randomInt } from 'node:crypto';
-import { DataSource, EntityManager, IsNull, Not, QueryFailedError } from 'typeorm';
+import { IsNull, Not, QueryFailedError } from 'typeorm';
 import { Member } from './entities/member.entity';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
 import { ballotsOf } from './ballots';
+import { MemberRow, refuse, RoomRefusal, RoomStore, toWaitingRoom } from './room.store';
 import { Batcher } from './batcher';
 import { CommandLog, guestIdFor } from './outbox/command-log';
 import { RoomEvent, RoomEventsOutbox } from './outbox/room-events.outbox';
@@ -41,49 +34,11 @@ export function newRoomCode(): string {
 const isUniqueViolation = (err: unknown) =>
   err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23505';
 
-/** Members as the join function and the wire-shape query list them: id, name, present; in join order. */
-type MemberRow = [userId: string, userName: string, present: boolean];
-
 /** What `rooms.join_room` answers when the member is in. */
 interface JoinedRoom {
   room: Pick<Room, 'id' | 'code' | 'state' | 'batchIndex' | 'createdByUserId'>;
   members: MemberRow[];
   placesCount: number;
-}
-
-/** What the hot-path functions answer when they refuse: the key of the SPEC's message. */
-export interface RoomRefusal {
-  error: 'roomNotFound' | 'roomClosed' | 'notMember' | 'notVoting' | 'voteAllPlaces' | 'alreadyVoted';
-}
-
-const REFUSAL_STATUS: Record<RoomRefusal['error'], number> = {
-  roomNotFound: 404,
-  roomClosed: 410,
-  notMember: 403,
-  notVoting: 409,
-  voteAllPlaces: 400,
-  alreadyVoted: 409,
-};
-
-/** Answers a refusal of a hot-path function with its status and the SPEC's message. */
-export function refuse(refusal: RoomRefusal): never {
-  fail(REFUSAL_STATUS[refusal.error], ROOM_MESSAGES[refusal.error]);
-}
-
-function toWaitingRoom(
-  room: Pick<Room, 'code' | 'state' | 'batchIndex' | 'createdByUserId'>,
-  members: MemberRow[],
-  placesCount: number,
-): WaitingRoom {
-  const host = members.find(([userId]) => userId === room.createdByUserId);
-  return {
-    waitingRoomId: room.code,
-    users: members.filter(([, , present]) => present).map(([userId, userName]) => ({ userId, userName })),
-    createdBy: { userId: room.createdByUserId, userName: host?.[1] ?? '' },
-    state: room.state,
-    batchIndex: room.batchIndex,
-    placesCount: Number(placesCount),
-  };
 }
 
 /** The SPEC's join answer for a member the join function let in. */
@@ -114,14 +69,14 @@ interface ReplayedJoin {
 }
 
 @Injectable()
-export class RoomsService {
+export class MembershipService {
   /**
    * Joins arriving together run as one statement (see `rooms.join_room` in the migrations), in one
    * transaction with their USER_JOINED events and recorded answers. A join whose key was answered before
    * (a redelivery, or the client's retry) is answered from the record and not run again.
    */
   private readonly joins = new Batcher<JoinInput, JoinedRoom | RoomRefusal | ReplayedJoin>(async (inputs) => {
-    const outputs = await this.dataSource.transaction(async (manager) => {
+    const outputs = await this.store.transaction(async (manager) => {
       const recorded = await this.commands.find(
         inputs.map((i) => i.key),
         manager,
@@ -169,7 +124,7 @@ export class RoomsService {
 
   constructor(
     private readonly config: PlatformConfig,
-    readonly dataSource: DataSource,
+    private readonly store: RoomStore,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
     private readonly outbox: RoomEventsOutbox,
@@ -188,11 +143,11 @@ export class RoomsService {
     if (!entitlement.canCreateRooms) fail(403, ROOM_MESSAGES.mustSubscribe);
 
     const createRequestId = createHash('sha256').update(key).digest('hex');
-    const rooms = this.dataSource.getRepository(Room);
+    const rooms = this.store.manager.getRepository(Room);
     let room = await rooms.findOneBy({ createRequestId });
     for (let attempt = 0; !room && attempt < 10; attempt++) {
       try {
-        room = await this.dataSource.transaction(async (manager) => {
+        room = await this.store.transaction(async (manager) => {
           const created = await manager.getRepository(Room).save({
             code: newRoomCode(),
             state: 'waiting',
@@ -200,7 +155,7 @@ export class RoomsService {
             createRequestId,
           });
           await manager.getRepository(Member).insert({ roomId: created.id, userId: host.userId, userName });
-          const { users } = await this.waitingRoom(manager, created);
+          const { users } = await this.store.waitingRoom(manager, created);
           await this.outbox.write(manager, [
             {
               roomId: created.id,
@@ -218,7 +173,7 @@ export class RoomsService {
     }
     if (!room) fail(503, ROOM_MESSAGES.failedCreate);
 
-    const waitingRoom = await this.waitingRoom(this.dataSource.manager, room);
+    const waitingRoom = await this.store.waitingRoom(this.store.manager, room);
     const hostName = waitingRoom.createdBy.userName;
     return {
       token: tokenKeys(this.config).sign(
@@ -258,17 +213,17 @@ export class RoomsService {
   /** The host leaving closes the room (SPEC §4: USER_LEFT of the host clears everyone's room). */
   async leave(roomId: string, userId: string, key: string): Promise<{ left: true }> {
     return this.commands.once(key, async () => {
-      await this.dataSource.transaction(async (manager) => {
-        const room = await this.lockRoom(manager, roomId);
+      await this.store.transaction(async (manager) => {
+        const room = await this.store.lockRoom(manager, roomId);
         const member = await manager.getRepository(Member).findOneBy({ roomId, userId, leftAt: IsNull() });
         if (!member) fail(403, ROOM_MESSAGES.notMember);
         await manager.getRepository(Member).update({ roomId, userId }, { leftAt: new Date() });
         const isHost = room.createdByUserId === userId;
         if (isHost)
           await manager.getRepository(Room).update({ id: roomId }, { state: 'closed', closedAt: new Date() });
-        const users = isHost ? [] : await this.presentUsers(manager, roomId);
+        const users = isHost ? [] : await this.store.presentUsers(manager, roomId);
         const ballots =
-          !isHost && room.state === 'voting' ? await this.completeIfEveryoneVoted(manager, room) : null;
+          !isHost && room.state === 'voting' ? await this.store.completeIfEveryoneVoted(manager, room) : null;
         await this.outbox.write(manager, [
           {
             roomId,
@@ -286,7 +241,7 @@ export class RoomsService {
 
   /** What a member needs after a reload: the room, its places, who voted, the results if any. */
   async snapshot(roomId: string, userId: string): Promise<RoomSnapshot> {
-    const manager = this.dataSource.manager;
+    const manager = this.store.manager;
     const room = await manager.getRepository(Room).findOneBy({ id: roomId });
     if (!room || room.state === 'closed') fail(404, ROOM_MESSAGES.roomClosed);
     const member = await manager.getRepository(Member).findOneBy({ roomId, userId, leftAt: IsNull() });
@@ -294,9 +249,9 @@ export class RoomsService {
     const places = await manager
       .getRepository(RoomPlace)
       .find({ where: { roomId }, order: { position: 'ASC' } });
-    const usersVoted = await this.usersVoted(manager, room);
+    const usersVoted = await this.store.usersVoted(manager, room);
     return {
-      waitingRoom: await this.waitingRoom(manager, room),
+      waitingRoom: await this.store.waitingRoom(manager, room),
       userId,
       userName: member.userName,
       isHost: room.createdByUserId === userId,
@@ -309,69 +264,11 @@ export class RoomsService {
   }
 
   async isMember(roomId: string, userId: string): Promise<{ member: boolean }> {
-    const member = await this.dataSource.getRepository(Member).findOne({
+    const member = await this.store.manager.getRepository(Member).findOne({
       where: { roomId, userId, leftAt: IsNull(), room: { state: Not('closed') } },
       relations: { room: true },
     });
     return { member: member !== null };
-  }
-
-  // --- shared with VotingService ---
-
-  async lockRoom(manager: EntityManager, roomId: string): Promise<Room> {
-    const room = await manager
-      .getRepository(Room)
-      .findOne({ where: { id: roomId }, lock: { mode: 'pessimistic_write' } });
-    if (!room) fail(404, ROOM_MESSAGES.roomNotFound);
-    if (room.state === 'closed') fail(410, ROOM_MESSAGES.roomClosed);
-    return room;
-  }
-
-  async presentUsers(manager: EntityManager, roomId: string): Promise<RoomUser[]> {
-    const members = await manager.getRepository(Member).find({
-      where: { roomId, leftAt: IsNull() },
-      order: { joinedAt: 'ASC' },
-    });
-    return members.map((m) => ({ userId: m.userId, userName: m.userName }));
-  }
-
-  /** Present members who have sent their ballot for the room's current batch, in the order they voted. */
-  async usersVoted(manager: EntityManager, room: Room): Promise<string[]> {
-    return (await this.batchProgress(manager, room)).voted;
-  }
-
-  /** Who of the present members has voted on the current batch, and whether that is everyone (sql/10-…). */
-  private async batchProgress(manager: EntityManager, room: Room) {
-    const [progress] = (await manager.query(`SELECT * FROM "rooms"."batch_progress"($1, $2)`, [
-      room.id,
-      room.batchIndex,
-    ])) as { present: number; voted: string[]; complete: boolean }[];
-    return progress;
-  }
-
-  /** When every present member has voted, closes the batch: state results, and the ballots to publish. */
-  async completeIfEveryoneVoted(manager: EntityManager, room: Room) {
-    if (!(await this.batchProgress(manager, room)).complete) return null;
-    await manager.getRepository(Room).update({ id: room.id }, { state: 'results' });
-    return ballotsOf(manager, room);
-  }
-
-  /** The room as the SPEC's wire shape, from one query: present members, the host's name, the place count. */
-  async waitingRoom(manager: EntityManager, room: Room): Promise<WaitingRoom> {
-    const rows: { user_id: string; user_name: string; present: boolean; places: string }[] =
-      await manager.query(
-        `SELECT m.user_id, m.user_name, m.left_at IS NULL AS present,
-              (SELECT count(*) FROM "rooms"."room_places" p WHERE p.room_id = $1) AS places
-         FROM "rooms"."members" m
-        WHERE m.room_id = $1 AND (m.left_at IS NULL OR m.user_id = $2)
-        ORDER BY m.joined_at`,
-        [room.id, room.createdByUserId],
-      );
-    return toWaitingRoom(
-      room,
-      rows.map((r) => [r.user_id, r.user_name, r.present]),
-      Number(rows[0]?.places ?? 0),
-    );
   }
 
   private memberToken(room: Pick<Room, 'id' | 'code'>, userId: string, userName: string): string {

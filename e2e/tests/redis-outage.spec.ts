@@ -45,11 +45,18 @@ test('a Redis outage shows "reconnecting", never signed out, and recovers withou
     await expect(page.getByRole('link', { name: 'Log In' })).toHaveCount(0);
     await expect(page).toHaveURL(/\/profile$/);
     await shot(page, 'redis-outage-reconnecting');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByTestId('reconnecting')).toBeVisible();
+    await shot(page, 'redis-outage-reconnecting-390');
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     redis = await startRedis(port);
     await expect(page.getByTestId('header-user-name')).toHaveText('Otto Outage', { timeout: 30_000 });
     await expect(page.getByTestId('reconnecting')).toHaveCount(0);
     await expect(page).toHaveURL(/\/profile$/);
+    // On a phone the name sits in the side sheet; the page itself shows the profile, no banner.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'redis-outage-recovered-390');
     await context.close();
   } finally {
     await stack.stop();

@@ -88,11 +88,20 @@ export class TokenKeys {
     });
   }
 
-  /** The key that verifies `token` as `kind`, or null when its key id is not one of that kind's keys. */
+  /**
+   * The key that verifies `token` as `kind`, or null when its key id is not one of that kind's keys. Reads
+   * only the header segment: jwt.verify decodes the whole token once more anyway, on every vote and join.
+   */
   keyFor(kind: TokenKind, token: string): KeyObject | null {
-    const decoded = jwt.decode(token, { complete: true });
-    const kid = decoded && typeof decoded === 'object' ? decoded.header.kid : undefined;
-    return (kid && this.verifying.get(kind)!.get(kid)) || null;
+    const dot = token.indexOf('.');
+    if (dot <= 0) return null;
+    let kid: unknown;
+    try {
+      kid = (JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString()) as { kid?: unknown }).kid;
+    } catch {
+      return null;
+    }
+    return (typeof kid === 'string' && this.verifying.get(kind)!.get(kid)) || null;
   }
 
   /** The claims of a valid, unexpired token of `kind`; null for anything else (never throws). */
@@ -108,12 +117,12 @@ export class TokenKeys {
   }
 }
 
-const keysBySecret = new Map<string, TokenKeys>();
+type SecretsConfig = { JWT_SECRET: string; JWT_SECRET_PREVIOUS: string };
+const keysByConfig = new WeakMap<SecretsConfig, TokenKeys>();
 
-/** The process's TokenKeys for its configuration (made once). */
-export function tokenKeys(config: { JWT_SECRET: string; JWT_SECRET_PREVIOUS: string }): TokenKeys {
-  const id = `${config.JWT_SECRET}\u0000${config.JWT_SECRET_PREVIOUS}`;
-  let keys = keysBySecret.get(id);
-  if (!keys) keysBySecret.set(id, (keys = new TokenKeys(config.JWT_SECRET, config.JWT_SECRET_PREVIOUS)));
+/** The process's TokenKeys for its (validated, unchanging) configuration, derived once per config object. */
+export function tokenKeys(config: SecretsConfig): TokenKeys {
+  let keys = keysByConfig.get(config);
+  if (!keys) keysByConfig.set(config, (keys = new TokenKeys(config.JWT_SECRET, config.JWT_SECRET_PREVIOUS)));
   return keys;
 }

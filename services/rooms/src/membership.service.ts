@@ -1,6 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import { BILLING, JoinRoomAnswer, ROOM_EVENTS, ROOM_MESSAGES, RoomSnapshot } from '@forkvote/contracts';
+import {
+  BILLING,
+  JoinRoomAnswer,
+  ROOM_EVENTS,
+  ROOM_MESSAGES,
+  RoomSnapshot,
+  WaitingRoom,
+} from '@forkvote/contracts';
 import {
   callService,
   fail,
@@ -145,6 +152,8 @@ export class MembershipService {
     const createRequestId = createHash('sha256').update(key).digest('hex');
     const rooms = this.store.manager.getRepository(Room);
     let room = await rooms.findOneBy({ createRequestId });
+    // Read in the creating transaction (for its USER_JOINED) and reused; a retry that finds its room reads it.
+    let waitingRoom: WaitingRoom | null = null;
     for (let attempt = 0; !room && attempt < 10; attempt++) {
       try {
         room = await this.store.transaction(async (manager) => {
@@ -155,25 +164,26 @@ export class MembershipService {
             createRequestId,
           });
           await manager.getRepository(Member).insert({ roomId: created.id, userId: host.userId, userName });
-          const { users } = await this.store.waitingRoom(manager, created);
+          waitingRoom = await this.store.waitingRoom(manager, created);
           await this.outbox.write(manager, [
             {
               roomId: created.id,
               event: ROOM_EVENTS.userJoined,
-              data: { users, userId: host.userId, userName },
+              data: { users: waitingRoom.users, userId: host.userId, userName },
             },
           ]);
           return created;
         });
         this.outbox.wake();
       } catch (err) {
+        waitingRoom = null; // read in a transaction that did not commit
         if (!isUniqueViolation(err)) throw err;
         room = await rooms.findOneBy({ createRequestId }); // null unless a retry won the race
       }
     }
     if (!room) fail(503, ROOM_MESSAGES.failedCreate);
 
-    const waitingRoom = await this.store.waitingRoom(this.store.manager, room);
+    waitingRoom ??= await this.store.waitingRoom(this.store.manager, room);
     const hostName = waitingRoom.createdBy.userName;
     return {
       token: tokenKeys(this.config).sign(

@@ -39,7 +39,6 @@ export class SessionsService {
 
   /** Whether the session is live in the record; caches the answer for the gateways. */
   async check(jti: string, userId: string): Promise<{ live: boolean }> {
-    if (!isUuid(jti) || !isUuid(userId)) return { live: false };
     const session = await this.sessions.findOneBy({ id: jti, userId });
     const live = !!session && session.revokedAt === null && session.expiresAt.getTime() > Date.now();
     const ttl = session ? secondsUntil(session.expiresAt) : LIVE_SESSION_CACHE_SECONDS;
@@ -49,7 +48,6 @@ export class SessionsService {
 
   /** Logout: this session only. */
   async revoke(jti: string, userId: string): Promise<void> {
-    if (!isUuid(jti) || !isUuid(userId)) return;
     await this.sessions.update({ id: jti, userId, revokedAt: IsNull() }, { revokedAt: new Date() });
     const session = await this.sessions.findOneBy({ id: jti });
     await this.cache(jti, 'revoked', session ? secondsUntil(session.expiresAt) : LIVE_SESSION_CACHE_SECONDS);
@@ -91,9 +89,6 @@ export class SessionsService {
     }
   }
 }
-
-const isUuid = (value: unknown): value is string =>
-  typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 function secondsUntil(date: Date): number {
   return Math.max(1, Math.ceil((date.getTime() - Date.now()) / 1000));

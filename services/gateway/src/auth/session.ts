@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { AuthGuard, PassportStrategy } from '@nestjs/passport';
+import { isUUID } from 'class-validator';
 import {
   AUTH,
   CHECKOUT_COOKIE,
@@ -38,8 +39,6 @@ export const sessionToken = ExtractJwt.fromExtractors([
   ExtractJwt.fromAuthHeaderAsBearerToken(),
 ]);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A session token's claims have this shape; anything else (another kind of token) is no session. */
 function isSessionClaims(claims: unknown): claims is SessionClaims {
   const c = claims as Partial<SessionClaims> | null;
@@ -47,9 +46,9 @@ function isSessionClaims(claims: unknown): claims is SessionClaims {
     typeof c === 'object' &&
     c !== null &&
     typeof c.sub === 'string' &&
-    UUID.test(c.sub) &&
+    isUUID(c.sub) &&
     typeof c.jti === 'string' &&
-    UUID.test(c.jti) &&
+    isUUID(c.jti) &&
     typeof c.iat === 'number' &&
     typeof c.exp === 'number'
   );

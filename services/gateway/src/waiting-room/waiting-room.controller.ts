@@ -17,6 +17,7 @@ import {
 } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
+import { isUUID } from 'class-validator';
 import {
   CreateRoomAnswer,
   CreateRoomDto,
@@ -177,8 +178,6 @@ export class WaitingRoomController {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The client's `Idempotency-Key` (a UUID): a command retried with the same key answers what it answered
  * the first time instead of acting again. Optional; without it a command is still safe against the
@@ -187,7 +186,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function idempotencyKey(req: Request): string | undefined {
   const key = req.headers['idempotency-key'];
   if (key === undefined) return undefined;
-  if (typeof key !== 'string' || !UUID.test(key))
-    throw new BadRequestException(ROOM_MESSAGES.badIdempotencyKey);
+  if (typeof key !== 'string' || !isUUID(key)) throw new BadRequestException(ROOM_MESSAGES.badIdempotencyKey);
   return key;
 }

@@ -1,7 +1,6 @@
 import type { FullConfig } from '@playwright/test';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startTestStack } = require('../scripts/stack');
+import { startTestStack } from '@forkvote/testing/src/stack';
 
 /** Starts the stack once for all e2e tests (unless E2E_BASE_URL points at a running one) and stops it after. */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {

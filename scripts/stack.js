@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * Starts ForkVote's processes and the infrastructure they need. Used by `npm start`, the system tests,
- * the Playwright setup and the benchmarks, so all of them run the stack the same way.
+ * Starts ForkVote's processes and the infrastructure they need. Used by `npm start` and, through
+ * @forkvote/testing's throw-away stacks, by the system tests, the Playwright setup and the benchmarks, so all
+ * of them run the stack the same way.
  * CommonJS on purpose: jest, Playwright and plain node can all require it without a build step.
  */
 'use strict';
@@ -9,7 +10,6 @@ const { spawn, spawnSync } = require('node:child_process');
 const { existsSync, mkdirSync, chmodSync } = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
-const { randomBytes } = require('node:crypto');
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = ['auth', 'rooms', 'billing', 'places'];
@@ -50,35 +50,6 @@ async function ensureDatabase(url) {
     if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
   } finally {
     await admin.end();
-  }
-}
-
-async function dropDatabase(url) {
-  const { Client } = require('pg');
-  const name = decodeURIComponent(new URL(url).pathname.slice(1));
-  const admin = new Client({ connectionString: withDatabase(url, 'postgres') });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
-}
-
-/** Deletes every Redis key under `prefix:` (a test stack's streams, room logs, sessions, caches). */
-async function dropRedisPrefix(redisUrl, prefix) {
-  const Redis = require('ioredis');
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
   }
 }
 
@@ -164,38 +135,8 @@ async function ensureRedis(log = console.log) {
   return { url, stop: async () => void child.kill('SIGTERM') };
 }
 
-/**
- * A redis-server of a test's own on `port`, keeping nothing on disk, for tests that kill Redis and start it
- * again empty. Resolves when it answers.
- * @param {number} port
- */
-async function startRedisServer(port) {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 100 && !(await redisPing(url)); i++) await sleep(100);
-  if (!(await redisPing(url))) throw new Error(`redis-server did not start on ${port}`);
-  return child;
-}
-
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Prefixes each line of a child's output with its name. */
@@ -289,58 +230,16 @@ async function startProcesses(options = {}) {
   };
 }
 
-/**
- * A throw-away stack for tests: its own database and Redis prefix, a free port, dropped afterwards.
- * @param {{ env?: Record<string,string>, output?: (line: string) => void, services?: string[] }} options
- */
-async function startTestStack(options = {}) {
-  const base = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  const id = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-  const databaseUrl = withDatabase(base, `forkvote_test_${id}`);
-  await ensureDatabase(databaseUrl);
-  const port = await freePort();
-  const redisUrl = process.env.REDIS_URL || DEFAULT_REDIS_URL;
-  const quiet = process.env.STACK_LOGS ? undefined : () => undefined;
-  const stack = await startProcesses({
-    port,
-    output: options.output ?? quiet,
-    services: options.services,
-    env: {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: `fvtest-${id}`,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      PLACES_PROVIDER: 'demo',
-      // Where the test's browser finds the gateway: state changes must come from this origin.
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      ...options.env,
-    },
-  });
-  return {
-    ...stack,
-    databaseUrl,
-    redisPrefix: `fvtest-${id}`,
-    async stop() {
-      await stack.stop();
-      // Both stores are shared with other runs: leave nothing behind in either.
-      await dropDatabase(databaseUrl).catch(() => undefined);
-      await dropRedisPrefix(options.env?.REDIS_URL ?? redisUrl, `fvtest-${id}`).catch(() => undefined);
-    },
-  };
-}
-
 module.exports = {
   ROOT,
   SERVICES,
+  DEFAULT_DATABASE_URL,
+  DEFAULT_REDIS_URL,
+  withDatabase,
   ensurePostgres,
   ensureRedis,
   ensureDatabase,
-  dropDatabase,
-  dropRedisPrefix,
+  redisPing,
   startProcesses,
-  startTestStack,
-  freePort,
   sleep,
-  startRedisServer,
 };

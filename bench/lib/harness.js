@@ -2,7 +2,7 @@
 /** Shared pieces of the benchmark harnesses: arguments, a stack, a subscribed host, process metrics. */
 'use strict';
 const { readdirSync, readFileSync } = require('node:fs');
-const { startTestStack } = require('../../scripts/stack');
+const { startTestStack } = require('@forkvote/testing/src/stack');
 
 /** `--clients 500 --rooms 50 --json` → { clients: '500', rooms: '50', json: true } */
 function parseArgs(argv = process.argv.slice(2)) {

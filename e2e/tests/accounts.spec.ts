@@ -9,7 +9,7 @@ test('register with a plan → offline checkout → success → login → profil
   await shot(page, 'pricing');
   await registerThroughUi(page, { name: 'Uma Interface', email, password: 'secret12', plan: 'yearly' });
   await shot(page, 'payment-success');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('link', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await loginThroughUi(page, email, 'secret12');
   await expect(page.getByTestId('header-user-name')).toHaveText('Uma Interface');
@@ -126,7 +126,7 @@ test('the mobile menu is a side sheet at 375 px', async ({ page }) => {
   await page.getByRole('button', { name: 'Open menu' }).click();
   const sheet = page.getByRole('dialog');
   await expect(sheet.getByRole('link', { name: 'Pricing' })).toBeVisible();
-  await expect(sheet.getByRole('button', { name: 'Start Your Free Trial' })).toBeVisible();
+  await expect(sheet.getByRole('link', { name: 'Start Your Free Trial' })).toBeVisible();
   await page.waitForTimeout(500); // let the sheet finish sliding in before the picture
   await shot(page, 'mobile-menu');
 });

@@ -1,19 +1,6 @@
 import { expect, test } from '@playwright/test';
-import type { ChildProcess } from 'node:child_process';
+import { freePort, startRedisServer as startRedis, startTestStack } from '@forkvote/testing/src/stack';
 import { loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
-
-interface Stack {
-  url: string;
-  waitHealthy(timeoutMs: number): Promise<void>;
-  stop(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const stackScript = require('../../scripts/stack') as {
-  freePort(): Promise<number>;
-  startRedisServer(port: number): Promise<ChildProcess>;
-  startTestStack(options: { env: Record<string, string> }): Promise<Stack>;
-};
-const { freePort, startRedisServer: startRedis, startTestStack } = stackScript;
 
 /**
  * A signed-in user whose server loses its Redis: the page says it is reconnecting and never shows the

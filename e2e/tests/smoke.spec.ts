@@ -29,6 +29,6 @@ test('the home page shows the header, the footer and a healthy system', async ({
 test('an unknown path shows the 404 page with a way home', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByText('Page Not Found')).toBeVisible();
-  await page.getByRole('button', { name: 'Return to Home' }).click();
+  await page.getByRole('link', { name: 'Return to Home' }).click();
   await expect(page).toHaveURL(/\/$/);
 });

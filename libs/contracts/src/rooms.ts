@@ -137,6 +137,24 @@ export interface BallotsResult {
   winners: string[];
 }
 
+/** The claims of the room-member token (an httpOnly cookie): one browser, one room, one user. Signed by rooms. */
+export interface RoomMemberClaims {
+  roomId: string;
+  code: string;
+  userId: string;
+  userName: string;
+}
+
+/** The claims of the room-host token, the bearer the create call answers; start and next-batch need it. */
+export interface RoomHostClaims {
+  roomId: string;
+  code: string;
+  userId: string;
+}
+
+/** Room tokens outlive any evening of voting; a room left idle is closed long before. */
+export const ROOM_TOKEN_LIFETIME_SECONDS = 24 * 3600;
+
 /** Answer of create (SPEC §7: token, waitingRoom, userId, userName). `token` is the host's bearer token. */
 export interface CreateRoomAnswer {
   token: string;

@@ -40,6 +40,18 @@ export const RequiredInProduction = (
   });
 
 /**
+ * RequiredInProduction where the development fallback is allowed by a flag of the same config set to
+ * `true`: "<NAME> is required in production, or set <FLAG>=true <purpose>".
+ */
+export const RequiredInProductionUnless =
+  (flag: string, purpose: string): PropertyDecorator =>
+  (target, key) =>
+    RequiredInProduction(
+      `${String(key)} is required in production, or set ${flag}=true ${purpose}`,
+      (config: Record<string, unknown>) => config[flag] === 'true',
+    )(target, key);
+
+/**
  * A signing secret: in production at least 32 bytes and not a placeholder shipped in deploy/ or compose
  * (anything containing CHANGE-ME) nor the development secret. Empty passes when `optional`.
  */

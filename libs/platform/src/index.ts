@@ -8,7 +8,6 @@ export * from './health';
 export * from './transport';
 export * from './platform.module';
 export * from './bootstrap';
-export * from './session-keys';
 export * from './validate';
 export * from './rpc-pipeline';
 export * from './tokens';

@@ -21,28 +21,6 @@ export const TOKEN_AUDIENCE: Record<TokenKind, string> = {
   'login-device': 'forkvote:login-device',
 };
 
-export interface SessionClaimsIn {
-  sub: string;
-  email: string;
-  jti: string;
-}
-
-export interface RoomMemberClaims {
-  roomId: string;
-  code: string;
-  userId: string;
-  userName: string;
-}
-
-export interface RoomHostClaims {
-  roomId: string;
-  code: string;
-  userId: string;
-}
-
-export const ROOM_COOKIE = 'fv_room';
-export const ROOM_TOKEN_LIFETIME_SECONDS = 24 * 3600;
-
 interface SigningKey {
   kid: string;
   key: KeyObject;

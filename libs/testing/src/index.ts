@@ -2,27 +2,11 @@ import type { Plan } from '@forkvote/contracts';
 import request from 'supertest';
 import { EventStreamClient } from './event-stream';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const stackModule = require('../../../scripts/stack') as {
-  startTestStack(options?: {
-    env?: Record<string, string>;
-    services?: string[];
-    output?: (line: string) => void;
-  }): Promise<TestStack>;
-  freePort(): Promise<number>;
-  startRedisServer(port: number): Promise<import('node:child_process').ChildProcess>;
-};
+import * as stackModule from './stack';
+import type { RunningStack } from './stack';
 
-export interface TestStack {
-  url: string;
-  port: number;
-  databaseUrl: string;
-  redisPrefix: string;
-  waitHealthy(timeoutMs?: number): Promise<void>;
-  stopOne(name: string, signal?: NodeJS.Signals): Promise<void>;
-  startOne(name: string, as?: string, overrides?: Record<string, string>): void;
-  stop(): Promise<void>;
-}
+export type TestStack = RunningStack;
+export { dropDatabase, ensureDatabase, freePort, startRedisServer } from './stack';
 
 /**
  * Starts all services and the gateway against a fresh database and Redis prefix, and waits for health.
@@ -41,9 +25,6 @@ export async function startTestStack(
   }
   return stack;
 }
-
-export const freePort = stackModule.freePort;
-export const startRedisServer = stackModule.startRedisServer;
 
 /** A valid start payload: restaurants within 5 miles of midtown Manhattan, by popularity. */
 export const START_SEARCH = {

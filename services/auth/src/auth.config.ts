@@ -4,7 +4,7 @@ import {
   IntSetting,
   NumberSetting,
   PlatformConfig,
-  RequiredInProduction,
+  RequiredInProductionUnless,
 } from '@forkvote/platform';
 import { IsString, Matches } from 'class-validator';
 
@@ -14,10 +14,7 @@ export class AuthConfig extends PlatformConfig {
    * /api/v1/dev/outbox outside production), which production uses only with ENABLE_DEV_OUTBOX=true.
    */
   @Matches(/^(smtps?:\/\/\S+)?$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
-  @RequiredInProduction(
-    'SMTP_URL is required in production, or set ENABLE_DEV_OUTBOX=true to keep mail in the development outbox',
-    (config: AuthConfig) => config.ENABLE_DEV_OUTBOX === 'true',
-  )
+  @RequiredInProductionUnless('ENABLE_DEV_OUTBOX', 'to keep mail in the development outbox')
   SMTP_URL = '';
 
   /** The development outbox in place of SMTP: on by default outside production, off in it. */
@@ -29,10 +26,7 @@ export class AuthConfig extends PlatformConfig {
 
   /** reCAPTCHA v3 secret. Empty means the development verifier, which accepts DEV_RECAPTCHA_TOKEN. */
   @IsString()
-  @RequiredInProduction(
-    'RECAPTCHA_SECRET is required in production, or set ENABLE_DEV_BOT_CHECK=true to accept the development token',
-    (config: AuthConfig) => config.ENABLE_DEV_BOT_CHECK === 'true',
-  )
+  @RequiredInProductionUnless('ENABLE_DEV_BOT_CHECK', 'to accept the development token')
   RECAPTCHA_SECRET = '';
 
   /** The development bot check (a fixed token) in place of reCAPTCHA: on outside production, off in it. */

@@ -4,7 +4,7 @@ import {
   IntSetting,
   NumberSetting,
   PlatformConfig,
-  RequiredInProduction,
+  RequiredInProductionUnless,
 } from '@forkvote/platform';
 import { IsString, ValidateBy } from 'class-validator';
 // Express's own parser of `trust proxy` lists; it throws on an address or CIDR it cannot read.
@@ -41,10 +41,7 @@ export class GatewayConfig extends PlatformConfig {
 
   /** reCAPTCHA v3 site key the web app loads; empty means the development bot check. */
   @IsString()
-  @RequiredInProduction(
-    'RECAPTCHA_SITE_KEY is required in production, or set ENABLE_DEV_BOT_CHECK=true to use the development bot check',
-    (config: GatewayConfig) => config.ENABLE_DEV_BOT_CHECK === 'true',
-  )
+  @RequiredInProductionUnless('ENABLE_DEV_BOT_CHECK', 'to use the development bot check')
   RECAPTCHA_SITE_KEY = '';
 
   /** Lets the web app use the development bot check without a site key (on outside production only). */

@@ -5,6 +5,7 @@ import {
   JoinRoomAnswer,
   ROOM_EVENTS,
   ROOM_MESSAGES,
+  ROOM_TOKEN_LIFETIME_SECONDS,
   RoomSnapshot,
   WaitingRoom,
 } from '@forkvote/contracts';
@@ -15,7 +16,6 @@ import {
   PlatformConfig,
   REDIS,
   SERVICE_CLIENT,
-  ROOM_TOKEN_LIFETIME_SECONDS,
   tokenKeys,
 } from '@forkvote/platform';
 import { lastRoomEventId } from '@forkvote/room-events';

@@ -1,4 +1,5 @@
 import { DatabaseOptions, dataSourceOptions, migrate } from '@forkvote/platform';
+import { dropDatabase, ensureDatabase } from '@forkvote/testing';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,16 +11,10 @@ import { HotPathFunctions1763900000002 } from '../src/migrations/1763900000002-h
 import { BallotVotesInOneRow1763900000003 } from '../src/migrations/1763900000003-ballot-votes-in-one-row';
 import { roomsDatabase } from '../src/rooms.module';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const stack = require('../../../scripts/stack') as {
-  ensureDatabase(url: string): Promise<void>;
-  dropDatabase(url: string): Promise<void>;
-};
-
 /**
  * Rooms' data migrations against the real PostgreSQL: ballots written in the old shape (five vote rows)
- * come through `BallotVotesInOneRow` intact, the new `cast_ballot` works on them, and `down` restores the
- * old shape with the same votes.
+ * come through `BallotVotesInOneRow` intact, `cast_ballot` from src/sql works on them, and `down` restores
+ * the old shape with the same votes.
  */
 describe('rooms migrations', () => {
   const base = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -36,12 +31,12 @@ describe('rooms migrations', () => {
   };
 
   beforeAll(async () => {
-    await stack.ensureDatabase(url);
+    await ensureDatabase(url);
   });
 
   afterAll(async () => {
     if (dataSource?.isInitialized) await dataSource.destroy();
-    await stack.dropDatabase(url);
+    await dropDatabase(url);
   });
 
   it('moves five-row ballots into one row and back', async () => {
@@ -61,16 +56,21 @@ describe('rooms migrations', () => {
         [id, position, placeId, { id: placeId }],
       );
     }
-    // The old shape: a ballot row and one vote row per place, written by the old function.
-    const oldVote = (user: string) =>
-      dataSource.query(`SELECT "rooms"."cast_ballot"($1, $2, $3, $4, 5) AS cast`, [
-        id,
-        user,
-        places,
-        places.map((p) => (p === 'p1' || user === 'host' ? 'up' : 'down')),
-      ]);
-    expect((await oldVote('host'))[0].cast).toEqual({ batchIndex: 0, usersVoted: ['host'] });
-    await oldVote('gus');
+    // The old shape: a ballot row and one vote row per place.
+    const oldBallot = async (user: string) => {
+      await dataSource.query(
+        `INSERT INTO "rooms"."ballot_submissions" (room_id, batch_index, user_id) VALUES ($1, 0, $2)`,
+        [id, user],
+      );
+      for (const place of places) {
+        await dataSource.query(
+          `INSERT INTO "rooms"."votes" (room_id, batch_index, user_id, place_id, vote_type) VALUES ($1, 0, $2, $3, $4)`,
+          [id, user, place, place === 'p1' || user === 'host' ? 'up' : 'down'],
+        );
+      }
+    };
+    await oldBallot('host');
+    await oldBallot('gus');
     await dataSource.destroy();
 
     dataSource = await open([...before, BallotVotesInOneRow1763900000003]);
@@ -82,6 +82,8 @@ describe('rooms migrations', () => {
       { user_id: 'gus', place_ids: places, vote_types: ['up', 'down', 'down', 'down', 'down'] },
       { user_id: 'host', place_ids: places, vote_types: ['up', 'up', 'up', 'up', 'up'] },
     ]);
+    // The functions come from the repeatable step, which reads the new shape.
+    await migrate(dataSource, 'rooms', roomsDatabase.sqlDir);
     // The last ballot, through the new function, closes the batch with everyone's votes.
     const [{ cast }] = await dataSource.query(`SELECT "rooms"."cast_ballot"($1, 'ola', $2, $3, 5) AS cast`, [
       id,
@@ -119,6 +121,8 @@ describe('rooms migrations', () => {
     const sqlDir = mkdtempSync(join(tmpdir(), 'rooms-sql-'));
     cpSync(roomsDatabase.sqlDir!, sqlDir, { recursive: true });
     try {
+      // As a database that never ran the step (the test above ran it on this one).
+      await dataSource.query('DROP TABLE IF EXISTS "rooms"."repeatable_sql"');
       const first = await migrate(dataSource, 'rooms', sqlDir);
       expect(first.filter((name) => name.endsWith(')'))).toHaveLength(readdirSync(sqlDir).length);
       expect(await migrate(dataSource, 'rooms', sqlDir)).toEqual([]);

@@ -49,30 +49,20 @@ export function TypeFilterEditor({
       >
         All restaurants
       </Checkbox>
-      <Form.Item label="Include" className="fv-tight">
-        <Select
-          mode="multiple"
-          allowClear
-          placeholder="All restaurants"
-          aria-label="Included restaurant types"
-          options={OPTIONS}
-          value={allSelected ? [] : value.included}
-          onChange={setIncluded}
-          optionFilterProp="label"
-        />
-      </Form.Item>
-      <Form.Item label="Exclude" className="fv-tight">
-        <Select
-          mode="multiple"
-          allowClear
-          placeholder="Nothing excluded"
-          aria-label="Excluded restaurant types"
-          options={OPTIONS}
-          value={value.excluded}
-          onChange={setExcluded}
-          optionFilterProp="label"
-        />
-      </Form.Item>
+      <TypeSelect
+        label="Include"
+        ariaLabel="Included restaurant types"
+        placeholder="All restaurants"
+        value={allSelected ? [] : value.included}
+        onChange={setIncluded}
+      />
+      <TypeSelect
+        label="Exclude"
+        ariaLabel="Excluded restaurant types"
+        placeholder="Nothing excluded"
+        value={value.excluded}
+        onChange={setExcluded}
+      />
       <Collapse
         size="small"
         items={FILTER_CATEGORIES.map((category) => ({
@@ -95,5 +85,29 @@ export function TypeFilterEditor({
         }))}
       />
     </Space>
+  );
+}
+
+/** One of the two type lists (include or exclude): a searchable multiple choice of every place type. */
+function TypeSelect(props: {
+  label: string;
+  ariaLabel: string;
+  placeholder: string;
+  value: string[];
+  onChange: (types: string[]) => void;
+}) {
+  return (
+    <Form.Item label={props.label} className="fv-tight">
+      <Select
+        mode="multiple"
+        allowClear
+        placeholder={props.placeholder}
+        aria-label={props.ariaLabel}
+        options={OPTIONS}
+        value={props.value}
+        onChange={props.onChange}
+        optionFilterProp="label"
+      />
+    </Form.Item>
   );
 }

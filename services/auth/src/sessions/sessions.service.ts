@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { LIVE_SESSION_CACHE_SECONDS, REDIS, sessionKeys, tokenKeys } from '@forkvote/platform';
+import { LIVE_SESSION_CACHE_SECONDS, sessionKeys } from '@forkvote/contracts';
+import { REDIS, tokenKeys } from '@forkvote/platform';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, LessThan, Repository } from 'typeorm';

@@ -17,15 +17,9 @@ import {
   isRpcErrorBody,
   MESSAGES,
   SessionClaims,
-} from '@forkvote/contracts';
-import {
-  callService,
-  REDIS,
-  SERVICE_CLIENT,
   sessionKeys,
-  TOKEN_AUDIENCE,
-  tokenKeys,
-} from '@forkvote/platform';
+} from '@forkvote/contracts';
+import { callService, REDIS, SERVICE_CLIENT, TOKEN_AUDIENCE, tokenKeys } from '@forkvote/platform';
 import type { CookieOptions, Request, Response } from 'express';
 import Redis from 'ioredis';
 import { ExtractJwt, Strategy } from 'passport-jwt';

@@ -1,8 +1,11 @@
 import { ForbiddenException, UnauthorizedException } from '@nestjs/common';
-import { ROOM_MESSAGES } from '@forkvote/contracts';
-import { ROOM_COOKIE, RoomHostClaims, RoomMemberClaims, tokenKeys } from '@forkvote/platform';
+import { ROOM_MESSAGES, RoomHostClaims, RoomMemberClaims } from '@forkvote/contracts';
+import { tokenKeys } from '@forkvote/platform';
 import type { CookieOptions, Request, Response } from 'express';
 import { GatewayConfig } from '../gateway.config';
+
+/** The httpOnly cookie holding this browser's room-member token. */
+const ROOM_COOKIE = 'fv_room';
 
 function cookieOptions(config: GatewayConfig): CookieOptions {
   return {

@@ -1,5 +1,16 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** One row per vote; replaced by the ballot's own arrays in BallotVotesInOneRow, whose `down` brings it back. */
+export const CREATE_VOTES_TABLE = `
+  CREATE TABLE "rooms"."votes" (
+    "room_id" uuid NOT NULL REFERENCES "rooms"."rooms" ("id") ON DELETE CASCADE,
+    "batch_index" integer NOT NULL,
+    "user_id" varchar(64) NOT NULL,
+    "place_id" varchar(300) NOT NULL,
+    "vote_type" varchar(4) NOT NULL CHECK ("vote_type" IN ('up', 'down')),
+    PRIMARY KEY ("room_id", "batch_index", "user_id", "place_id")
+  )`;
+
 export class Voting1763900000001 implements MigrationInterface {
   name = 'Voting1763900000001';
 
@@ -27,15 +38,7 @@ export class Voting1763900000001 implements MigrationInterface {
         "submitted_at" timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY ("room_id", "batch_index", "user_id")
       )`);
-    await q.query(`
-      CREATE TABLE "rooms"."votes" (
-        "room_id" uuid NOT NULL REFERENCES "rooms"."rooms" ("id") ON DELETE CASCADE,
-        "batch_index" integer NOT NULL,
-        "user_id" varchar(64) NOT NULL,
-        "place_id" varchar(300) NOT NULL,
-        "vote_type" varchar(4) NOT NULL CHECK ("vote_type" IN ('up', 'down')),
-        PRIMARY KEY ("room_id", "batch_index", "user_id", "place_id")
-      )`);
+    await q.query(CREATE_VOTES_TABLE);
   }
 
   async down(q: QueryRunner): Promise<void> {

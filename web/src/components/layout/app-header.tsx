@@ -1,7 +1,8 @@
 import { MenuOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, Drawer, Grid, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { NavLink, useNavigate } from 'react-router';
+import { LinkButton } from '../app-button';
 import { useAuth } from '../../auth/auth-context';
 import { Logo } from './logo';
 
@@ -54,9 +55,9 @@ export function AppHeader() {
           <NavLink to="/login" className="fv-nav-link" onClick={close}>
             Log In
           </NavLink>
-          <Link to="/register" onClick={close}>
-            <Button type="primary">Start Your Free Trial</Button>
-          </Link>
+          <LinkButton to="/register" onClick={close} type="primary">
+            Start Your Free Trial
+          </LinkButton>
         </>
       )}
     </>

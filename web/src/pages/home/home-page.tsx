@@ -1,7 +1,7 @@
 import { CheckCircleOutlined, LikeOutlined, ShareAltOutlined, TeamOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Row, Space, Typography } from 'antd';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { LinkButton } from '../../components/app-button';
 import { useAuth } from '../../auth/auth-context';
 import { CopyFeedback } from '../../components/copy-feedback';
 import { SystemStatus } from '../../components/system-status';
@@ -22,11 +22,9 @@ function SessionCard() {
         {count === 1 ? '1 participant' : `${count} participants`}
       </Typography.Paragraph>
       <Space wrap>
-        <Link to="/waiting-room">
-          <Button type="primary" size="large">
-            {inResults ? 'View Results' : 'Go to Session'}
-          </Button>
-        </Link>
+        <LinkButton to="/waiting-room" type="primary" size="large">
+          {inResults ? 'View Results' : 'Go to Session'}
+        </LinkButton>
         {!inResults && (
           <>
             <Button size="large" icon={<ShareAltOutlined />} onClick={invite.copy}>
@@ -78,22 +76,18 @@ export function HomePage() {
             Open a room, invite your friends, vote yes or no on nearby places, and eat where everyone agreed.
           </Typography.Paragraph>
           <Space wrap>
-            <Link to="/join-session">
-              <Button size="large">Join a Session</Button>
-            </Link>
+            <LinkButton to="/join-session" size="large">
+              Join a Session
+            </LinkButton>
             {!auth.isSignedIn && (
-              <Link to="/pricing">
-                <Button size="large" type="primary">
-                  Start Your Free Trial
-                </Button>
-              </Link>
+              <LinkButton to="/pricing" size="large" type="primary">
+                Start Your Free Trial
+              </LinkButton>
             )}
             {auth.canCreate && (
-              <Link to="/create-session">
-                <Button size="large" type="primary">
-                  Create a Session
-                </Button>
-              </Link>
+              <LinkButton to="/create-session" size="large" type="primary">
+                Create a Session
+              </LinkButton>
             )}
           </Space>
         </section>

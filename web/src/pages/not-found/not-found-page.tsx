@@ -1,5 +1,5 @@
-import { Button, Result } from 'antd';
-import { Link } from 'react-router';
+import { Result } from 'antd';
+import { LinkButton } from '../../components/app-button';
 
 export function NotFoundPage() {
   return (
@@ -8,9 +8,9 @@ export function NotFoundPage() {
       title="Page Not Found"
       subTitle="The page you are looking for does not exist."
       extra={
-        <Link to="/">
-          <Button type="primary">Return to Home</Button>
-        </Link>
+        <LinkButton to="/" type="primary">
+          Return to Home
+        </LinkButton>
       }
     />
   );

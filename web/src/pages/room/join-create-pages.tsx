@@ -1,6 +1,7 @@
 import { ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from '@forkvote/contracts';
 import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { FormInstance } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAuth } from '../../auth/auth-context';
@@ -24,6 +25,24 @@ function NameField() {
     >
       <Input autoComplete="nickname" maxLength={USER_NAME_MAX} />
     </Form.Item>
+  );
+}
+
+/** The join and create forms' card: its title, and the room call's error in a red box (SPEC §2). */
+function RoomFormCard({
+  title,
+  error,
+  children,
+}: {
+  title: string;
+  error: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="fv-form-card" title={<Typography.Title level={2}>{title}</Typography.Title>}>
+      {error && <Alert type="error" showIcon message={error} className="fv-form-alert" role="alert" />}
+      {children}
+    </Card>
   );
 }
 
@@ -53,10 +72,7 @@ export function JoinSessionPage() {
   };
 
   return (
-    <Card className="fv-form-card" title={<Typography.Title level={2}>Join a Session</Typography.Title>}>
-      {state.room.error && (
-        <Alert type="error" showIcon message={state.room.error} className="fv-form-alert" role="alert" />
-      )}
+    <RoomFormCard title="Join a Session" error={state.room.error}>
       <Form
         form={form}
         layout="vertical"
@@ -92,7 +108,7 @@ export function JoinSessionPage() {
         message={ROOM_MESSAGES.invalidRoomId}
         onConfirm={() => setInvalidAlert(false)}
       />
-    </Card>
+    </RoomFormCard>
   );
 }
 
@@ -106,13 +122,7 @@ export function CreateSessionPage() {
     if (await create(userName.trim())) navigate('/waiting-room');
   };
   return (
-    <Card
-      className="fv-form-card"
-      title={<Typography.Title level={2}>Create a New Session</Typography.Title>}
-    >
-      {state.room.error && (
-        <Alert type="error" showIcon message={state.room.error} className="fv-form-alert" role="alert" />
-      )}
+    <RoomFormCard title="Create a New Session" error={state.room.error}>
       <Form
         form={form}
         layout="vertical"
@@ -125,6 +135,6 @@ export function CreateSessionPage() {
           Create Session
         </Button>
       </Form>
-    </Card>
+    </RoomFormCard>
   );
 }

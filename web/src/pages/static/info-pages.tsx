@@ -1,6 +1,6 @@
 import { MailOutlined, QuestionCircleOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Collapse, Result, Row, Steps, Typography } from 'antd';
-import { Link } from 'react-router';
+import { Card, Col, Collapse, Result, Row, Steps, Typography } from 'antd';
+import { LinkButton } from '../../components/app-button';
 import { useAuth } from '../../auth/auth-context';
 
 const { Title, Paragraph } = Typography;
@@ -106,11 +106,9 @@ export function HowItWorksPage() {
         items={steps.map((s, i) => ({ ...s, title: `${i + 1}. ${s.title}` }))}
       />
       {!auth.isSignedIn && (
-        <Link to="/pricing">
-          <Button type="primary" size="large">
-            Start Your Free Trial
-          </Button>
-        </Link>
+        <LinkButton to="/pricing" type="primary" size="large">
+          Start Your Free Trial
+        </LinkButton>
       )}
     </div>
   );
@@ -201,11 +199,9 @@ export function PaymentSuccessPage() {
       title="Registration Complete"
       subTitle="Your plan is active. Log in to create your first session."
       extra={
-        <Link to="/login">
-          <Button type="primary" size="large">
-            Login
-          </Button>
-        </Link>
+        <LinkButton to="/login" type="primary" size="large">
+          Login
+        </LinkButton>
       }
     />
   );
@@ -218,12 +214,12 @@ export function PaymentCancelPage() {
       title="Payment Unsuccessful"
       subTitle="Your payment did not go through. Nothing was charged."
       extra={[
-        <Link to="/" key="home">
-          <Button type="primary">Return to Home</Button>
-        </Link>,
-        <Link to="/feedback" key="feedback">
-          <Button>Send Feedback</Button>
-        </Link>,
+        <LinkButton to="/" key="home" type="primary">
+          Return to Home
+        </LinkButton>,
+        <LinkButton to="/feedback" key="feedback">
+          Send Feedback
+        </LinkButton>,
       ]}
     />
   );

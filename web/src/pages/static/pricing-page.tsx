@@ -1,7 +1,7 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { PLAN_CATALOG, PLANS, type Plan } from '@forkvote/contracts';
-import { Button, Card, Col, Row, Tag, Typography } from 'antd';
-import { Link } from 'react-router';
+import { Card, Col, Row, Tag, Typography } from 'antd';
+import { LinkButton } from '../../components/app-button';
 
 export function planPriceLabel(plan: Plan): string {
   const { amountCents, interval } = PLAN_CATALOG[plan];
@@ -47,11 +47,14 @@ export function PricingPage() {
                     </li>
                   ))}
                 </ul>
-                <Link to={`/register?plan=${plan}`}>
-                  <Button type={plan === 'yearly' ? 'primary' : 'default'} block size="large">
-                    {info.trialDays > 0 ? 'Start Your Free Trial' : 'Get Lifetime Access'}
-                  </Button>
-                </Link>
+                <LinkButton
+                  to={`/register?plan=${plan}`}
+                  type={plan === 'yearly' ? 'primary' : 'default'}
+                  block
+                  size="large"
+                >
+                  {info.trialDays > 0 ? 'Start Your Free Trial' : 'Get Lifetime Access'}
+                </LinkButton>
               </Card>
             </Col>
           );

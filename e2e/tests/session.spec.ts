@@ -112,16 +112,16 @@ test('three people: create, join by link and by code, live presence, filters, vo
     await guest.getByText('Show voting details').click();
     await shot(guest, 'session-results');
 
-    // The host closes the session; the others are sent home.
+    // The host closes the session; the others are sent home and told why.
     await host.page.getByRole('button', { name: 'Close Session' }).click();
     await expect(host.page).toHaveURL(/\/$/);
-    await expect(
-      guest.getByText(
-        "It doesn't look like you're in a waiting room. You will be redirected to the home page.",
-      ),
-    ).toBeVisible();
+    for (const page of [guest, member.page]) {
+      await expect(page).toHaveURL(/\/$/);
+      await expect(page.getByRole('dialog')).toContainText('This waiting room has been closed.');
+    }
+    await shot(guest, 'session-closed-by-host');
     await guest.getByRole('button', { name: 'OK' }).click();
-    await expect(guest).toHaveURL(/\/$/);
+    await expect(guest.getByRole('dialog')).toHaveCount(0);
     await expect(guest.getByText('Never argue about where to eat again')).toBeVisible();
   } finally {
     await Promise.all([host.context.close(), member.context.close(), guestContext.close()]);
@@ -148,7 +148,7 @@ test('no winner → next batches → no more places; a dropped connection misses
     // The guest votes, then loses the network while the host votes.
     await voteAll(guest, false);
     await guestContext.setOffline(true);
-    await expect(guest.getByTestId('connection-status').or(guest.getByText('Voting Progress'))).toBeVisible();
+    await expect(guest.getByText('Voting Progress')).toBeVisible();
     await voteAll(host.page, false);
     await guestContext.setOffline(false);
     await expect(guest).toHaveURL(/\/results$/, { timeout: 15_000 });
@@ -162,15 +162,19 @@ test('no winner → next batches → no more places; a dropped connection misses
       await voteAll(guest, false);
       await expect(host.page).toHaveURL(/\/results$/);
     }
+    // SPEC §4: the host leaves first (the others hear at once), then sees the dialog.
     await host.page.getByRole('button', { name: 'Click here to vote on more restaurants' }).click();
+    await expect(host.page).toHaveURL(/\/$/);
     await expect(
       host.page.getByText(
         "It doesn't look like there are any more places to vote on. Try changing the search radius",
       ),
     ).toBeVisible();
+    await expect(guest).toHaveURL(/\/$/);
+    await expect(guest.getByRole('dialog')).toContainText('This waiting room has been closed.');
     await shot(host.page, 'session-no-more-places');
     await host.page.getByRole('button', { name: 'OK' }).click();
-    await expect(host.page).toHaveURL(/\/$/);
+    await expect(host.page.getByRole('dialog')).toHaveCount(0);
   } finally {
     await Promise.all([host.context.close(), guestContext.close()]);
   }

@@ -1,4 +1,4 @@
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
@@ -13,15 +13,13 @@ import './styles.css';
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ConfigProvider theme={theme} componentSize="middle">
-      <AntApp>
-        <SWRConfig value={{ fetcher: swrFetcher, revalidateOnFocus: false }}>
-          <AuthProvider>
-            <RoomProvider>
-              <RouterProvider router={router} />
-            </RoomProvider>
-          </AuthProvider>
-        </SWRConfig>
-      </AntApp>
+      <SWRConfig value={{ fetcher: swrFetcher, revalidateOnFocus: false }}>
+        <AuthProvider>
+          <RoomProvider>
+            <RouterProvider router={router} />
+          </RoomProvider>
+        </AuthProvider>
+      </SWRConfig>
     </ConfigProvider>
   </StrictMode>,
 );

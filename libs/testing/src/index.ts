@@ -26,16 +26,7 @@ export async function startTestStack(
   return stack;
 }
 
-/** A valid start payload: restaurants within 5 miles of midtown Manhattan, by popularity. */
-export const START_SEARCH = {
-  latitude: 40.7484,
-  longitude: -73.9967,
-  radiusInMeters: 8047,
-  includedTypes: ['restaurant'],
-  excludedTypes: [] as string[],
-  maxResultCount: 20,
-  rankPreference: 'popularity',
-};
+export { START_SEARCH } from './fixtures';
 export const DEV_RECAPTCHA_TOKEN = 'dev-recaptcha-token';
 
 let counter = 0;

@@ -21,7 +21,7 @@ import {
 import { lastRoomEventId } from '@forkvote/room-events';
 import Redis from 'ioredis';
 import { createHash, randomInt } from 'node:crypto';
-import { IsNull, Not, QueryFailedError } from 'typeorm';
+import { EntityManager, IsNull, Not, QueryFailedError } from 'typeorm';
 import { Member } from './entities/member.entity';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
@@ -250,8 +250,23 @@ export class MembershipService {
   }
 
   /** What a member needs after a reload: the room, its places, who voted, the results if any. */
+  /**
+   * Everything a member needs to catch up, and the id of the last event it reflects. The id is read first
+   * and the rows after it, in one REPEATABLE READ transaction: whatever happens in between is both in the
+   * rows and after the id, so a client that resumes its stream from the id sees it again (the web app
+   * applies events idempotently) and never misses one.
+   */
   async snapshot(roomId: string, userId: string): Promise<RoomSnapshot> {
-    const manager = this.store.manager;
+    const lastEventId = await lastRoomEventId(this.redis, this.config.REDIS_PREFIX, roomId);
+    return this.store.consistentRead((manager) => this.readSnapshot(manager, roomId, userId, lastEventId));
+  }
+
+  private async readSnapshot(
+    manager: EntityManager,
+    roomId: string,
+    userId: string,
+    lastEventId: string | null,
+  ): Promise<RoomSnapshot> {
     const room = await manager.getRepository(Room).findOneBy({ id: roomId });
     if (!room || room.state === 'closed') fail(404, ROOM_MESSAGES.roomClosed);
     const member = await manager.getRepository(Member).findOneBy({ roomId, userId, leftAt: IsNull() });
@@ -269,7 +284,7 @@ export class MembershipService {
       usersVoted,
       voted: usersVoted.includes(userId),
       ballots: room.state === 'results' ? await ballotsOf(manager, room) : null,
-      lastEventId: await lastRoomEventId(this.redis, this.config.REDIS_PREFIX, roomId),
+      lastEventId,
     };
   }
 

@@ -58,6 +58,11 @@ export class RoomStore {
     return this.dataSource.transaction(work);
   }
 
+  /** Runs `reads` in one REPEATABLE READ transaction: every read sees the same moment of the room. */
+  consistentRead<T>(reads: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction('REPEATABLE READ', reads);
+  }
+
   get manager(): EntityManager {
     return this.dataSource.manager;
   }

@@ -15,5 +15,8 @@ async function fetchHealth(path: string): Promise<SystemHealth> {
 }
 
 export function useSystemHealth() {
-  return useSWR<SystemHealth>('/api/v1/health', fetchHealth, { refreshInterval: 15_000 });
+  // Once a minute is enough for a banner; while something is down, every 15 s, so it goes away promptly.
+  return useSWR<SystemHealth>('/api/v1/health', fetchHealth, {
+    refreshInterval: (latest) => (latest && latest.status !== 'ok' ? 15_000 : 60_000),
+  });
 }

@@ -1,4 +1,3 @@
-import { Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useAuth } from '../auth/auth-context';
@@ -6,8 +5,8 @@ import { useRoom } from '../room/room-context';
 
 function Checking() {
   return (
-    <div className="fv-center">
-      <Spin size="large" />
+    <div className="fv-center" role="status" aria-label="Checking your session">
+      <span className="fv-spinner" />
     </div>
   );
 }

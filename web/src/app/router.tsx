@@ -1,33 +1,53 @@
-import { Result } from 'antd';
-import { createBrowserRouter, useRouteError } from 'react-router';
+import { lazy } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+import { createBrowserRouter, RouteObject, useRouteError } from 'react-router';
 import { AppLayout } from '../components/layout/app-layout';
-import { LoginPage } from '../pages/auth/login-page';
-import { ForgotPasswordPage, ResetPasswordPage } from '../pages/auth/password-pages';
-import { RegisterPage } from '../pages/auth/register-page';
-import { HomePage } from '../pages/home/home-page';
-import { NotFoundPage } from '../pages/not-found/not-found-page';
-import { ProfilePage } from '../pages/profile/profile-page';
-import { CreateSessionPage, JoinSessionPage } from '../pages/room/join-create-pages';
-import { ResultsPage, VotingPage } from '../pages/room/voting-results-pages';
-import { WaitingRoomPage } from '../pages/room/waiting-room-page';
-import { FeedbackPage } from '../pages/static/feedback-page';
-import {
-  AboutPage,
-  ContactPage,
-  HelpPage,
-  HowItWorksPage,
-  PaymentCancelPage,
-  PaymentSuccessPage,
-  PrivacyPage,
-  TermsPage,
-} from '../pages/static/info-pages';
-import { PricingPage } from '../pages/static/pricing-page';
 import { RequireHost, RequireSessionUser, RequireUser } from './guards';
 
+/** The router's fallback (SPEC §8), plain markup: it must show even when a page's code failed to load. */
 function RouteErrorPage() {
   const error = useRouteError() as Error | undefined;
-  return <Result status="error" title="Unexpected Application Error!" subTitle={error?.message} />;
+  return (
+    <div className="fv-error-page" role="alert">
+      <h1>Unexpected Application Error!</h1>
+      {error?.message && <p>{error.message}</p>}
+      <a href="/">Return to Home</a>
+    </div>
+  );
 }
+
+/** The document title of each route: "<page> · ForkVote" (AppLayout sets it). */
+export interface RouteHandle {
+  title: string;
+}
+
+type Guard = ComponentType<{ children: ReactNode }>;
+
+/**
+ * A route whose page is loaded on first visit (React.lazy; AppLayout's Suspense shows the frame meanwhile):
+ * the guest's path (join, waiting room, voting, results) never downloads the account, profile, pricing or
+ * static pages, nor they its code.
+ */
+function page(path: string, title: string, load: () => Promise<ComponentType>, Guard?: Guard): RouteObject {
+  const Page = lazy(async () => ({ default: await load() }));
+  return {
+    path,
+    handle: { title } satisfies RouteHandle,
+    element: Guard ? (
+      <Guard>
+        <Page />
+      </Guard>
+    ) : (
+      <Page />
+    ),
+  };
+}
+
+const enter = () => import('../pages/room/join-create-pages');
+const waiting = () => import('../pages/room/waiting-room-page');
+const voting = () => import('../pages/room/voting-results-pages');
+const auth = () => import('../pages/auth/auth-pages');
+const info = () => import('../pages/static/info-pages');
 
 /** SPEC §2 route table. */
 export const router = createBrowserRouter([
@@ -35,63 +55,51 @@ export const router = createBrowserRouter([
     element: <AppLayout />,
     errorElement: <RouteErrorPage />,
     children: [
-      { path: '/', element: <HomePage /> },
-      { path: '/join-session', element: <JoinSessionPage /> },
-      {
-        path: '/create-session',
-        element: (
-          <RequireHost>
-            <CreateSessionPage />
-          </RequireHost>
-        ),
-      },
-      {
-        path: '/waiting-room',
-        element: (
-          <RequireSessionUser>
-            <WaitingRoomPage />
-          </RequireSessionUser>
-        ),
-      },
-      {
-        path: '/voting',
-        element: (
-          <RequireSessionUser>
-            <VotingPage />
-          </RequireSessionUser>
-        ),
-      },
-      {
-        path: '/results',
-        element: (
-          <RequireSessionUser>
-            <ResultsPage />
-          </RequireSessionUser>
-        ),
-      },
-      { path: '/register', element: <RegisterPage /> },
-      { path: '/login', element: <LoginPage /> },
-      { path: '/forgot-password', element: <ForgotPasswordPage /> },
-      { path: '/reset-password', element: <ResetPasswordPage /> },
-      { path: '/about', element: <AboutPage /> },
-      { path: '/contact', element: <ContactPage /> },
-      { path: '/how-it-works', element: <HowItWorksPage /> },
-      { path: '/terms', element: <TermsPage /> },
-      { path: '/privacy', element: <PrivacyPage /> },
-      { path: '/help', element: <HelpPage /> },
-      { path: '/pricing', element: <PricingPage /> },
-      { path: '/feedback', element: <FeedbackPage /> },
-      { path: '/payment/success', element: <PaymentSuccessPage /> },
-      { path: '/payment/cancel', element: <PaymentCancelPage /> },
-      {
-        path: '/profile',
-        element: (
-          <RequireUser>
-            <ProfilePage />
-          </RequireUser>
-        ),
-      },
-      { path: '*', element: <NotFoundPage /> },
+      page(
+        '/',
+        'Decide where to eat, together',
+        async () => (await import('../pages/home/home-page')).HomePage,
+      ),
+      page('/join-session', 'Join a Session', async () => (await enter()).JoinSessionPage),
+      page(
+        '/create-session',
+        'Create a New Session',
+        async () => (await enter()).CreateSessionPage,
+        RequireHost,
+      ),
+      page(
+        '/waiting-room',
+        'Waiting Room',
+        async () => (await waiting()).WaitingRoomPage,
+        RequireSessionUser,
+      ),
+      page('/voting', 'Time to Vote!', async () => (await voting()).VotingPage, RequireSessionUser),
+      page('/results', 'Results', async () => (await voting()).ResultsPage, RequireSessionUser),
+      page('/register', 'Start Your Free Trial', async () => (await auth()).RegisterPage),
+      page('/login', 'Log In', async () => (await auth()).LoginPage),
+      page('/forgot-password', 'Forgot Password', async () => (await auth()).ForgotPasswordPage),
+      page('/reset-password', 'Choose a New Password', async () => (await auth()).ResetPasswordPage),
+      page('/about', 'About', async () => (await info()).AboutPage),
+      page('/contact', 'Contact', async () => (await info()).ContactPage),
+      page('/how-it-works', 'How It Works', async () => (await info()).HowItWorksPage),
+      page('/terms', 'Terms of Service', async () => (await info()).TermsPage),
+      page('/privacy', 'Privacy Policy', async () => (await info()).PrivacyPage),
+      page('/help', 'Help', async () => (await info()).HelpPage),
+      page('/pricing', 'Pricing', async () => (await import('../pages/static/pricing-page')).PricingPage),
+      page('/feedback', 'Feedback', async () => (await import('../pages/static/feedback-page')).FeedbackPage),
+      page('/payment/success', 'Registration Complete', async () => (await info()).PaymentSuccessPage),
+      page('/payment/cancel', 'Payment Unsuccessful', async () => (await info()).PaymentCancelPage),
+      page(
+        '/profile',
+        'Profile',
+        async () => (await import('../pages/profile/profile-page')).ProfilePage,
+        RequireUser,
+      ),
+      page(
+        '*',
+        'Page Not Found',
+        async () => (await import('../pages/not-found/not-found-page')).NotFoundPage,
+      ),
     ],
   },
 ]);

@@ -8,6 +8,11 @@ export const theme: ThemeConfig = {
     colorPrimary: BRAND_COLOR,
     colorLink: BRAND_COLOR,
     colorSuccess: '#2b8a3e',
+    // A fresh green for success alerts (antd derives a grey-green from colorSuccess that reads as disabled).
+    colorSuccessBg: '#ebfbee',
+    colorSuccessBorder: '#8ce99a',
+    // antd's #ff4d4f on white is 3.26:1; this red is 5.6:1 as text, border and button fill alike.
+    colorError: '#c62828',
     borderRadius: 8,
     // antd's defaults for secondary and disabled-looking text are below AA contrast on white.
     colorTextSecondary: 'rgba(0, 0, 0, 0.65)',

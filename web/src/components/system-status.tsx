@@ -1,41 +1,36 @@
-import { Badge, Card, Space, Typography } from 'antd';
+import { Alert } from 'antd';
 import { useSystemHealth } from '../api/health';
-import { StatusTag } from './status-tag';
 
-/** A small card with the live health of every service, read through SWR. */
-export function SystemStatus() {
-  const { data, error, isLoading } = useSystemHealth();
-  const ok = data?.status === 'ok';
-  const headline = isLoading
-    ? 'Checking system status…'
-    : error && !data
-      ? 'System status unavailable'
-      : (data?.message ?? '');
+/** What a person can do without, named in words they know. */
+const PARTS: Record<string, string> = {
+  auth: 'accounts and sign-in',
+  rooms: 'sessions and voting',
+  billing: 'plans and payments',
+  places: 'place search',
+  database: 'saving changes',
+  redis: 'live updates',
+};
 
+/**
+ * A banner only while part of ForkVote is not answering, saying which part; nothing at all when every part
+ * is up. (Per-service latencies are for operators: /api/v1/health and the metrics have them.)
+ */
+export function SystemStatusBanner() {
+  const { data } = useSystemHealth();
+  if (!data || data.status === 'ok') return null;
+  const down = [
+    ...data.services.filter((s) => s.status !== 'up').map((s) => s.service),
+    ...(data.gateway.database.status !== 'up' ? ['database'] : []),
+    ...(data.gateway.redis.status !== 'up' ? ['redis'] : []),
+  ].map((part) => PARTS[part] ?? part);
   return (
-    <Card size="small" className="fv-status" aria-live="polite" data-testid="system-status">
-      <Space direction="vertical" size={6}>
-        <Badge
-          status={isLoading ? 'processing' : ok ? 'success' : 'error'}
-          text={<strong>{headline}</strong>}
-        />
-        {data && (
-          <Space wrap size={[4, 4]}>
-            {data.services.map((service) => (
-              <StatusTag key={service.service} up={service.status === 'up'}>
-                {service.service} {service.status === 'up' ? `${Math.round(service.latencyMs)} ms` : 'down'}
-              </StatusTag>
-            ))}
-            <StatusTag up={data.gateway.database.status === 'up'}>database</StatusTag>
-            <StatusTag up={data.gateway.redis.status === 'up'}>redis</StatusTag>
-          </Space>
-        )}
-        {data && (
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            Checked {new Date(data.checkedAt).toLocaleTimeString()}
-          </Typography.Text>
-        )}
-      </Space>
-    </Card>
+    <Alert
+      banner
+      type="warning"
+      role="status"
+      data-testid="system-status"
+      message={`Some of ForkVote is not answering right now${down.length ? `: ${down.join(', ')}` : ''}.`}
+      description="It usually comes back within a minute; this page carries on by itself when it does."
+    />
   );
 }

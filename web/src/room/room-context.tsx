@@ -12,16 +12,17 @@ import {
 import { api, errorMessage } from '../api/endpoints';
 import { ApiError } from '../api/http';
 import { useAuth } from '../auth/auth-context';
-import { initialRoomState, roomReducer, RoomAction, RoomState } from './room-state';
+import { RoomEventStream } from './event-stream';
+import {
+  HOST_CLOSED_NOTICE,
+  initialRoomState,
+  roomReducer,
+  RoomAction,
+  RoomNotice,
+  RoomState,
+} from './room-state';
 
 const STORAGE_KEY = 'forkvote:room';
-/** SPEC §9: at most 5 reconnects, 1000 ms doubling, capped at 30000 ms; reset on SUBSCRIBED_TO_SSE. */
-export const RECONNECT = { attempts: 5, firstDelayMs: 1000, maxDelayMs: 30_000 };
-
-export function reconnectDelay(attempt: number): number {
-  return Math.min(RECONNECT.firstDelayMs * 2 ** attempt, RECONNECT.maxDelayMs);
-}
-
 function loadPersisted(): RoomState {
   try {
     const raw = localStorage.getItem(STORAGE_KEY);
@@ -33,6 +34,10 @@ function loadPersisted(): RoomState {
         ...initialRoomState.voting,
         ...saved.voting,
         sseConnected: false,
+        sseStatus: 'connecting',
+        // After a reload the server's view wins: the stream starts from a fresh snapshot (the room may have
+        // moved on, further than the event log keeps, or closed meanwhile).
+        lastEventId: null,
         isLoading: false,
         error: null,
         isTransitioningToVoting: false,
@@ -48,11 +53,14 @@ export interface RoomContextValue {
   dispatch: (action: RoomAction) => void;
   create: (userName: string) => Promise<boolean>;
   join: (waitingRoomId: string, userName: string) => Promise<boolean>;
-  leave: () => Promise<boolean>;
+  /** Leaves the room; `notice` is shown once the person is out (at home). */
+  leave: (notice?: RoomNotice) => Promise<boolean>;
   start: (search: object) => Promise<boolean>;
   vote: (votes: { placeId: string; voteType: 'up' | 'down' }[]) => Promise<boolean>;
   /** Asks for the next batch; false when there are no more places (the caller shows the dialog). */
   nextBatch: () => Promise<'moved' | 'none' | 'failed'>;
+  /** Reconnects the event stream at once (the Reconnect button). */
+  reconnect: () => void;
 }
 
 const RoomContext = createContext<RoomContextValue | null>(null);
@@ -69,18 +77,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     else localStorage.setItem(STORAGE_KEY, JSON.stringify({ room: state.room, voting: state.voting }));
   }, [state]);
 
-  // After a reload, the server's view wins (the room may have moved on or closed meanwhile).
-  useEffect(() => {
-    if (!stateRef.current.room.waitingRoom) return;
-    api.currentRoom().then(
-      (snapshot) => dispatch({ type: 'restored', snapshot, token: stateRef.current.room.token }),
-      (err) => {
-        if (err instanceof ApiError && (err.status === 403 || err.status === 404)) dispatch({ type: 'left' });
-      },
-    );
-  }, []);
-
-  useRoomEvents(state, dispatch);
+  const reconnect = useRoomEvents(state, dispatch, stateRef);
 
   const create = useCallback(
     async (userName: string) => {
@@ -117,25 +114,28 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     [auth],
   );
 
-  const leave = useCallback(async () => {
-    const { waitingRoom, userId } = stateRef.current.room;
-    if (!waitingRoom || !userId) return true;
-    dispatch({ type: 'request', target: 'room' });
-    try {
-      await api.leaveRoom(waitingRoom.waitingRoomId, userId);
-      dispatch({ type: 'left' });
-      auth.guestLeft();
-      return true;
-    } catch (err) {
-      // The room is gone already: nothing left to leave.
-      if (err instanceof ApiError && (err.status === 403 || err.status === 404 || err.status === 410)) {
-        dispatch({ type: 'left' });
+  const leave = useCallback(
+    async (notice?: RoomNotice) => {
+      const { waitingRoom, userId } = stateRef.current.room;
+      if (!waitingRoom || !userId) return true;
+      dispatch({ type: 'request', target: 'room' });
+      try {
+        await api.leaveRoom(waitingRoom.waitingRoomId, userId);
+        dispatch({ type: 'left', notice });
+        auth.guestLeft();
         return true;
+      } catch (err) {
+        // The room is gone already: nothing left to leave.
+        if (err instanceof ApiError && (err.status === 403 || err.status === 404 || err.status === 410)) {
+          dispatch({ type: 'left', notice });
+          return true;
+        }
+        dispatch({ type: 'failed', target: 'room', error: errorMessage(err, ROOM_MESSAGES.failedLeave) });
+        return false;
       }
-      dispatch({ type: 'failed', target: 'room', error: errorMessage(err, ROOM_MESSAGES.failedLeave) });
-      return false;
-    }
-  }, [auth]);
+    },
+    [auth],
+  );
 
   const start = useCallback(async (search: object) => {
     const token = stateRef.current.room.token;
@@ -186,8 +186,8 @@ export function RoomProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(
-    () => ({ state, dispatch, create, join, leave, start, vote, nextBatch }),
-    [state, create, join, leave, start, vote, nextBatch],
+    () => ({ state, dispatch, create, join, leave, start, vote, nextBatch, reconnect }),
+    [state, create, join, leave, start, vote, nextBatch, reconnect],
   );
   return <RoomContext.Provider value={value}>{children}</RoomContext.Provider>;
 }
@@ -198,72 +198,71 @@ export function useRoom(): RoomContextValue {
   return context;
 }
 
+/** Each room event as the reducer action it becomes. */
+const EVENT_ACTIONS: { [E in keyof RoomEventMap]: (data: RoomEventMap[E]) => RoomAction | null } = {
+  [ROOM_EVENTS.subscribed]: () => null,
+  [ROOM_EVENTS.userJoined]: (data) => ({ type: 'userJoined', users: data.users }),
+  [ROOM_EVENTS.userLeft]: (data) => ({ type: 'userLeft', userId: data.userId, users: data.users }),
+  [ROOM_EVENTS.started]: (data) => ({ type: 'roomStarted', places: data.places, demo: data.demo }),
+  [ROOM_EVENTS.userVoted]: (data) => ({ type: 'userVoted', usersVoted: data.usersVoted }),
+  [ROOM_EVENTS.ballotsSubmitted]: (data) => ({ type: 'ballotsSubmitted', ballots: data }),
+  [ROOM_EVENTS.nextBatch]: (data) => ({ type: 'nextBatch', nextBatchIndex: data.nextBatchIndex }),
+};
+
 /**
- * The room's event stream: connects only with waitingRoomId, userId and userName; on error closes,
- * marks disconnected and retries with backoff, resuming after the last event id it saw.
+ * The room's event stream (SPEC §4): connects only with waitingRoomId, userId and userName. Every connect
+ * resumes after the last event id seen; with none yet, it first applies a room snapshot and resumes after
+ * the snapshot's id, so nothing that happened before the stream opened is missed. Returns a function that
+ * reconnects at once (after the last attempt failed, or when the network or the tab comes back).
  */
-function useRoomEvents(state: RoomState, dispatch: (action: RoomAction) => void): void {
+function useRoomEvents(
+  state: RoomState,
+  dispatch: (action: RoomAction) => void,
+  stateRef: { current: RoomState },
+): () => void {
   const waitingRoomId = state.room.waitingRoom?.waitingRoomId;
   const { userId, userName } = state.room;
-  const lastEventId = useRef(state.voting.lastEventId);
-  lastEventId.current = state.voting.lastEventId;
+  const stream = useRef<RoomEventStream | null>(null);
 
   useEffect(() => {
     if (!waitingRoomId || !userId || !userName) return;
-    let source: EventSource | null = null;
-    let attempts = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stopped = false;
-
-    const on = <E extends keyof RoomEventMap>(name: E, handle: (data: RoomEventMap[E]) => void) =>
-      source!.addEventListener(name, (event) => {
-        const message = event as MessageEvent<string>;
-        if (message.lastEventId) {
-          lastEventId.current = message.lastEventId;
-          dispatch({ type: 'eventId', id: message.lastEventId });
-        }
-        handle(JSON.parse(message.data) as RoomEventMap[E]);
-      });
-
-    const connect = () => {
-      const query = new URLSearchParams({ userName, userId });
-      if (lastEventId.current) query.set('lastEventId', lastEventId.current);
-      source = new EventSource(`/api/v1/waiting-room/events/${waitingRoomId}?${query}`, {
-        withCredentials: true,
-      });
-      on(ROOM_EVENTS.subscribed, () => {
-        attempts = 0;
-        dispatch({ type: 'sseConnected', connected: true });
-      });
-      on(ROOM_EVENTS.userJoined, (data) => dispatch({ type: 'userJoined', users: data.users }));
-      on(ROOM_EVENTS.userLeft, (data) =>
-        dispatch({ type: 'userLeft', userId: data.userId, users: data.users }),
-      );
-      on(ROOM_EVENTS.started, (data) =>
-        dispatch({ type: 'roomStarted', places: data.places, demo: data.demo }),
-      );
-      on(ROOM_EVENTS.userVoted, (data) => dispatch({ type: 'userVoted', usersVoted: data.usersVoted }));
-      on(ROOM_EVENTS.ballotsSubmitted, (data) => dispatch({ type: 'ballotsSubmitted', ballots: data }));
-      on(ROOM_EVENTS.nextBatch, (data) =>
-        dispatch({ type: 'nextBatch', nextBatchIndex: data.nextBatchIndex }),
-      );
-      source.onerror = () => {
-        source?.close();
-        dispatch({ type: 'sseConnected', connected: false });
-        if (stopped || attempts >= RECONNECT.attempts) return;
-        timer = setTimeout(connect, reconnectDelay(attempts));
-        attempts += 1;
-      };
+    const query = new URLSearchParams({ userName, userId });
+    const current = new RoomEventStream(`/api/v1/waiting-room/events/${waitingRoomId}?${query}`, {
+      resumeFrom: async () => {
+        const seen = stateRef.current.voting.lastEventId;
+        if (seen) return seen;
+        const snapshot = await api.currentRoom();
+        dispatch({ type: 'restored', snapshot, token: stateRef.current.room.token });
+        // An empty log has no id yet: resume from its start, so its first event is not missed either.
+        return snapshot.lastEventId ?? '0-0';
+      },
+      onEvent: (name, data, id) => {
+        if (id) dispatch({ type: 'eventId', id });
+        const toAction = EVENT_ACTIONS[name as keyof RoomEventMap] as
+          ((data: unknown) => RoomAction | null) | undefined;
+        const action = toAction?.(JSON.parse(data));
+        if (action) dispatch(action);
+      },
+      onStatus: (status) => dispatch({ type: 'sseStatus', status }),
+      onGone: () => dispatch({ type: 'left', notice: HOST_CLOSED_NOTICE }),
+    });
+    stream.current = current;
+    current.start();
+    const wake = () => {
+      if (document.visibilityState === 'visible') current.reconnectNow();
     };
-
-    connect();
+    window.addEventListener('online', wake);
+    document.addEventListener('visibilitychange', wake);
     return () => {
-      stopped = true;
-      clearTimeout(timer);
-      source?.close();
-      dispatch({ type: 'sseConnected', connected: false });
+      window.removeEventListener('online', wake);
+      document.removeEventListener('visibilitychange', wake);
+      current.stop();
+      stream.current = null;
+      dispatch({ type: 'sseStatus', status: 'connecting' });
     };
-  }, [waitingRoomId, userId, userName, dispatch]);
+  }, [waitingRoomId, userId, userName, dispatch, stateRef]);
+
+  return useCallback(() => stream.current?.reconnectNow(), []);
 }
 
 /**
@@ -272,8 +271,9 @@ function useRoomEvents(state: RoomState, dispatch: (action: RoomAction) => void)
  */
 export async function leaveAndGoHome(
   navigate: (to: string) => void | Promise<void>,
-  leave: () => Promise<boolean>,
+  leave: (notice?: RoomNotice) => Promise<boolean>,
+  notice?: RoomNotice,
 ): Promise<void> {
   await navigate('/');
-  await leave();
+  await leave(notice);
 }

@@ -1,6 +1,6 @@
 import type { BallotsResult, Place, WaitingRoom } from '@forkvote/contracts';
 import { describe, expect, it } from 'vitest';
-import { initialRoomState, roomReducer, RoomState, routeFor } from './room-state';
+import { HOST_CLOSED_NOTICE, initialRoomState, roomReducer, RoomState, routeFor } from './room-state';
 
 const room: WaitingRoom = {
   waitingRoomId: 'ABC123',
@@ -72,13 +72,22 @@ describe('waiting room state (SPEC §4)', () => {
     expect(left.voting).toEqual(initialRoomState.voting);
   });
 
+  it('leaving with a notice keeps it until it is seen', () => {
+    const notice = { title: 'No more places', message: 'None left.' };
+    const left = roomReducer(created, { type: 'left', notice });
+    expect(left.room.notice).toEqual(notice);
+    expect(roomReducer(left, { type: 'noticeSeen' }).room.notice).toBeNull();
+  });
+
   it('a user-joined event replaces the user list', () => {
     const users = [...room.users, { userId: 'guest', userName: 'Gus' }];
     expect(roomReducer(created, { type: 'userJoined', users }).room.waitingRoom!.users).toEqual(users);
   });
 
-  it('a user-left event of the host clears the room; of anyone else replaces the list', () => {
-    expect(roomReducer(joined, { type: 'userLeft', userId: 'host', users: [] })).toEqual(initialRoomState);
+  it('a user-left event of the host clears the room and says so at home; of anyone else replaces the list', () => {
+    const closed = roomReducer(joined, { type: 'userLeft', userId: 'host', users: [] });
+    expect(closed.room).toEqual({ ...initialRoomState.room, exitTo: '/', notice: HOST_CLOSED_NOTICE });
+    expect(closed.voting).toEqual(initialRoomState.voting);
     const after = roomReducer(joined, {
       type: 'userLeft',
       userId: 'other',

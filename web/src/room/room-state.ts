@@ -1,6 +1,8 @@
 /**
  * The waiting-room and voting state machines of SPEC §4, as pure reducers (unit-tested).
  */
+import { ROOM_MESSAGES } from '@forkvote/contracts';
+import type { StreamStatus } from './event-stream';
 import type { BallotsResult, Place, RoomSnapshot, RoomUser, WaitingRoom } from '@forkvote/contracts';
 
 export interface WaitingRoomState {
@@ -13,12 +15,24 @@ export interface WaitingRoomState {
   waitingRoom: WaitingRoom | null;
   /** Set when the person left on purpose: the voting routes send them here instead of their guard's default. */
   exitTo: string | null;
+  /** A dialog to show once the person is out of the room (the host closed it; no more places). */
+  notice: RoomNotice | null;
 }
+
+export interface RoomNotice {
+  title: string;
+  message: string;
+}
+
+/** What members see when the host leaves, which closes the room. */
+export const HOST_CLOSED_NOTICE: RoomNotice = { title: 'Session closed', message: ROOM_MESSAGES.roomClosed };
 
 export type CurrentState = 'waiting' | 'voting' | 'results';
 
 export interface VotingState {
   sseConnected: boolean;
+  /** The stream in more detail: after its last attempt ('gaveUp') the page offers a Reconnect button. */
+  sseStatus: StreamStatus;
   places: Place[];
   batchIndex: number;
   voted: boolean;
@@ -46,10 +60,12 @@ export const initialWaitingRoom: WaitingRoomState = {
   isHost: false,
   waitingRoom: null,
   exitTo: null,
+  notice: null,
 };
 
 export const initialVoting: VotingState = {
   sseConnected: false,
+  sseStatus: 'connecting',
   places: [],
   batchIndex: 0,
   voted: false,
@@ -71,10 +87,12 @@ export type RoomAction =
   | { type: 'createStarted' }
   | { type: 'created'; token: string; waitingRoom: WaitingRoom; userId: string; userName: string }
   | { type: 'joined'; waitingRoom: WaitingRoom; userId: string; userName: string }
-  | { type: 'left' }
+  | { type: 'left'; notice?: RoomNotice }
   | { type: 'exitHandled' }
+  | { type: 'noticeSeen' }
   | { type: 'restored'; snapshot: RoomSnapshot; token: string | null }
   | { type: 'sseConnected'; connected: boolean }
+  | { type: 'sseStatus'; status: StreamStatus }
   | { type: 'eventId'; id: string }
   | { type: 'userJoined'; users: RoomUser[] }
   | { type: 'userLeft'; userId: string; users: RoomUser[] }
@@ -128,9 +146,14 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         voting: votingFromRoom(action.waitingRoom),
       };
     case 'left':
-      return { room: { ...initialWaitingRoom, exitTo: '/' }, voting: initialVoting };
+      return {
+        room: { ...initialWaitingRoom, exitTo: '/', notice: action.notice ?? null },
+        voting: initialVoting,
+      };
     case 'exitHandled':
       return { ...state, room: { ...room, exitTo: null } };
+    case 'noticeSeen':
+      return { ...state, room: { ...room, notice: null } };
     case 'restored': {
       const s = action.snapshot;
       return {
@@ -145,6 +168,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         voting: {
           ...initialVoting,
           sseConnected: voting.sseConnected,
+          sseStatus: voting.sseStatus,
           places: s.places,
           batchIndex: s.waitingRoom.batchIndex,
           voted: s.voted,
@@ -156,17 +180,31 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
       };
     }
     case 'sseConnected':
-      return { ...state, voting: { ...voting, sseConnected: action.connected } };
+      return {
+        ...state,
+        voting: {
+          ...voting,
+          sseConnected: action.connected,
+          sseStatus: action.connected ? 'connected' : 'retrying',
+        },
+      };
+    case 'sseStatus':
+      return {
+        ...state,
+        voting: { ...voting, sseConnected: action.status === 'connected', sseStatus: action.status },
+      };
     case 'eventId':
       return { ...state, voting: { ...voting, lastEventId: action.id } };
     case 'userJoined':
       return { ...state, room: withUsers(room, action.users) };
-    // The host leaving closes the room: clear it and the local identity.
+    // The host leaving closes the room: clear it and the local identity, and say so at home.
     case 'userLeft':
       return room.waitingRoom && action.userId === room.waitingRoom.createdBy.userId
-        ? initialRoomState
+        ? { room: { ...initialWaitingRoom, exitTo: '/', notice: HOST_CLOSED_NOTICE }, voting: initialVoting }
         : { ...state, room: withUsers(room, action.users) };
+    // A replayed start (after a snapshot already past it) must not send the room back to the overlay.
     case 'roomStarted':
+      if (voting.currentState !== 'waiting' && voting.places.length > 0) return state;
       return {
         ...state,
         voting: {
@@ -204,7 +242,9 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         ...state,
         voting: { ...voting, ballots: action.ballots, currentState: 'results', isLoading: false },
       };
+    // A replayed next batch (one this member is already on) must not clear the ballot they cast on it.
     case 'nextBatch':
+      if (action.nextBatchIndex <= voting.batchIndex && voting.currentState !== 'waiting') return state;
       return {
         ...state,
         voting: {

@@ -1,10 +1,12 @@
 import { MenuOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Drawer, Grid, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Grid, Space } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { LinkButton } from '../app-button';
 import { useAuth } from '../../auth/auth-context';
 import { Logo } from './logo';
+
+const MenuDrawer = lazy(() => import('./menu-drawer'));
 
 const PUBLIC_LINKS = [
   { to: '/join-session', label: 'Join a Session' },
@@ -15,9 +17,12 @@ const PUBLIC_LINKS = [
 export function AppHeader() {
   const screens = Grid.useBreakpoint();
   const [menuOpen, setMenuOpen] = useState(false);
+  // The sheet's code is fetched on the first open, then kept (so it can slide out and in again).
+  const [menuOpened, setMenuOpened] = useState(false);
   const auth = useAuth();
   const navigate = useNavigate();
-  const isSmall = !screens.md;
+  // Below 992 px the signed-in menu (six items) would wrap onto a second line: use the side sheet.
+  const isSmall = !screens.lg;
   const close = () => setMenuOpen(false);
 
   const logout = async () => {
@@ -73,19 +78,20 @@ export function AppHeader() {
               type="text"
               icon={<MenuOutlined />}
               aria-label="Open menu"
-              onClick={() => setMenuOpen(true)}
+              onClick={() => {
+                setMenuOpened(true);
+                setMenuOpen(true);
+              }}
             />
-            <Drawer
-              title={<Typography.Text strong>Menu</Typography.Text>}
-              placement="right"
-              open={menuOpen}
-              onClose={close}
-              size={280}
-            >
-              <nav className="fv-nav fv-nav-vertical" aria-label="Main">
-                {links}
-              </nav>
-            </Drawer>
+            {menuOpened && (
+              <Suspense fallback={null}>
+                <MenuDrawer open={menuOpen} onClose={close}>
+                  <nav className="fv-nav fv-nav-vertical" aria-label="Main">
+                    {links}
+                  </nav>
+                </MenuDrawer>
+              </Suspense>
+            )}
           </>
         ) : (
           <nav className="fv-nav" aria-label="Main">

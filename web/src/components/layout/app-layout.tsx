@@ -1,11 +1,29 @@
 import { Alert } from 'antd';
-import { Outlet } from 'react-router';
+import { lazy, Suspense, useEffect } from 'react';
+import { Outlet, useMatches } from 'react-router';
+import type { RouteHandle } from '../../app/router';
 import { useAuth } from '../../auth/auth-context';
+import { useRoom } from '../../room/room-context';
+import { SystemStatusBanner } from '../system-status';
 import { AppFooter } from './app-footer';
 import { AppHeader } from './app-header';
 
+// A dialog's code (antd's Modal) is fetched only when there is something to say.
+const RoomNoticeDialog = lazy(() => import('../../room/room-notice'));
+
+/** Each route's own document title (SPEC §2 names every page; a tab that says only 'ForkVote' helps no one). */
+function useDocumentTitle() {
+  const matches = useMatches();
+  const title = (matches.at(-1)?.handle as RouteHandle | undefined)?.title;
+  useEffect(() => {
+    document.title = title ? `${title} · ForkVote` : 'ForkVote';
+  }, [title]);
+}
+
 export function AppLayout() {
   const { reconnecting } = useAuth();
+  const room = useRoom();
+  useDocumentTitle();
   return (
     <div className="fv-shell">
       <AppHeader />
@@ -19,10 +37,18 @@ export function AppLayout() {
           description="Reconnecting… You stay signed in; this page carries on once ForkVote answers again."
         />
       )}
+      <SystemStatusBanner />
       <main className="fv-main">
-        <Outlet />
+        <Suspense fallback={<div className="fv-page-loading" aria-busy="true" />}>
+          <Outlet />
+        </Suspense>
       </main>
       <AppFooter />
+      {room.state.room.notice && (
+        <Suspense fallback={null}>
+          <RoomNoticeDialog />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -31,7 +31,7 @@ export function LoginPage() {
   };
 
   return (
-    <Card className="fv-form-card" title={<Typography.Title level={2}>Log In</Typography.Title>}>
+    <Card className="fv-form-card" title={<Typography.Title level={1}>Log In</Typography.Title>}>
       {error && <Alert type="error" showIcon message={error} className="fv-form-alert" role="alert" />}
       <Form layout="vertical" onFinish={submit} requiredMark={false} initialValues={{ rememberMe: false }}>
         <Form.Item label="Email" name="email" rules={emailRules}>

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { api } from '../../api/endpoints';
 import { ApiError } from '../../api/http';
-import { FormStatus, FormStatusAlert } from '../../components/form-status';
+import { FormStatusAlert, useFormStatus } from '../../components/form-status';
 import { emailRules, passwordRules } from './form-rules';
 
 export function ForgotPasswordPage() {
-  const [result, setResult] = useState<FormStatus | null>(null);
+  const [result, setResult] = useFormStatus();
   const [loading, setLoading] = useState(false);
 
   const submit = async ({ email }: { email: string }) => {
@@ -24,7 +24,7 @@ export function ForgotPasswordPage() {
   };
 
   return (
-    <Card className="fv-form-card" title={<Typography.Title level={2}>Forgot Password</Typography.Title>}>
+    <Card className="fv-form-card" title={<Typography.Title level={1}>Forgot Password</Typography.Title>}>
       <FormStatusAlert status={result} />
       <Typography.Paragraph type="secondary">
         Enter your email and we will send you a link to choose a new password.
@@ -75,7 +75,7 @@ export function ResetPasswordPage() {
   return (
     <Card
       className="fv-form-card"
-      title={<Typography.Title level={2}>Choose a New Password</Typography.Title>}
+      title={<Typography.Title level={1}>Choose a New Password</Typography.Title>}
     >
       {done ? (
         <Alert

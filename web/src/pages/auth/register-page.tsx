@@ -59,7 +59,7 @@ export function RegisterPage() {
   return (
     <Card
       className="fv-form-card"
-      title={<Typography.Title level={2}>Start Your Free Trial</Typography.Title>}
+      title={<Typography.Title level={1}>Start Your Free Trial</Typography.Title>}
     >
       {error && <Alert type="error" showIcon message={error} className="fv-form-alert" role="alert" />}
       <Form<RegisterValues>

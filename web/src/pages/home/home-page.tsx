@@ -1,13 +1,16 @@
 import { CheckCircleOutlined, LikeOutlined, ShareAltOutlined, TeamOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Row, Space, Typography } from 'antd';
+import { Button } from 'antd';
 import { useEffect } from 'react';
 import { LinkButton } from '../../components/app-button';
 import { useAuth } from '../../auth/auth-context';
 import { CopyFeedback } from '../../components/copy-feedback';
-import { SystemStatus } from '../../components/system-status';
 import { useRoom } from '../../room/room-context';
 import { useCopyInvite } from '../../room/use-copy-invite';
 
+/*
+ * Plain markup and antd's Button only: the home page is most people's first load, and antd's Typography and
+ * Card would add their editors, tooltips and skeletons to it.
+ */
 function SessionCard() {
   const { state, leave } = useRoom();
   const room = state.room.waitingRoom!;
@@ -15,13 +18,13 @@ function SessionCard() {
   const count = room.users.length;
   const inResults = state.voting.currentState === 'results';
   return (
-    <Card className="fv-session-card" data-testid="session-card">
-      <Typography.Title level={2}>You're in a Session</Typography.Title>
-      <Typography.Paragraph>
+    <section className="fv-session-card fv-light-card fv-light-card-body" data-testid="session-card">
+      <h1 className="fv-card-heading">You're in a Session</h1>
+      <p>
         Waiting room <strong>{room.waitingRoomId}</strong> ·{' '}
         {count === 1 ? '1 participant' : `${count} participants`}
-      </Typography.Paragraph>
-      <Space wrap>
+      </p>
+      <div className="fv-actions">
         <LinkButton to="/waiting-room" type="primary" size="large">
           {inResults ? 'View Results' : 'Go to Session'}
         </LinkButton>
@@ -35,9 +38,9 @@ function SessionCard() {
             </Button>
           </>
         )}
-      </Space>
+      </div>
       <CopyFeedback {...invite} />
-    </Card>
+    </section>
   );
 }
 
@@ -71,11 +74,11 @@ export function HomePage() {
         <SessionCard />
       ) : (
         <section className="fv-hero">
-          <Typography.Title level={1}>Never argue about where to eat again</Typography.Title>
-          <Typography.Paragraph className="fv-hero-lead">
+          <h1>Never argue about where to eat again</h1>
+          <p className="fv-hero-lead">
             Open a room, invite your friends, vote yes or no on nearby places, and eat where everyone agreed.
-          </Typography.Paragraph>
-          <Space wrap>
+          </p>
+          <div className="fv-actions">
             <LinkButton to="/join-session" size="large">
               Join a Session
             </LinkButton>
@@ -89,28 +92,23 @@ export function HomePage() {
                 Create a Session
               </LinkButton>
             )}
-          </Space>
+          </div>
         </section>
       )}
       <section className="fv-steps" aria-labelledby="how-it-works">
-        <Typography.Title level={2} id="how-it-works">
-          How It Works
-        </Typography.Title>
-        <Row gutter={[24, 24]}>
+        <h2 id="how-it-works">How It Works</h2>
+        <ol className="fv-step-list">
           {steps.map((step, index) => (
-            <Col xs={24} md={8} key={step.title}>
-              <Card className="fv-step">
-                <div className="fv-step-icon">{step.icon}</div>
-                <Typography.Title level={4}>
-                  {index + 1}. {step.title}
-                </Typography.Title>
-                <Typography.Paragraph type="secondary">{step.text}</Typography.Paragraph>
-              </Card>
-            </Col>
+            <li className="fv-step fv-light-card" key={step.title}>
+              <div className="fv-step-icon">{step.icon}</div>
+              <h3>
+                {index + 1}. {step.title}
+              </h3>
+              <p className="fv-muted">{step.text}</p>
+            </li>
           ))}
-        </Row>
+        </ol>
       </section>
-      <SystemStatus />
     </div>
   );
 }

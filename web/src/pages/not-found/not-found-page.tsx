@@ -5,7 +5,7 @@ export function NotFoundPage() {
   return (
     <Result
       status="404"
-      title="Page Not Found"
+      title={<h1 className="fv-result-title">Page Not Found</h1>}
       subTitle="The page you are looking for does not exist."
       extra={
         <LinkButton to="/" type="primary">

@@ -97,6 +97,7 @@ export function ProfilePage() {
       <FormStatusAlert status={status} />
       <Card>
         <Tabs
+          className="fv-profile-tabs"
           items={[
             {
               key: 'personal',

@@ -33,7 +33,8 @@ import { AppButton } from '../../components/app-button';
 import { ConfirmDialog } from '../../components/dialogs/dialogs';
 import { TypeFilterEditor } from '../../components/type-filter-editor';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
-import { inviteLink } from '../../room/use-copy-invite';
+import { useCopyInvite } from '../../room/use-copy-invite';
+import { CopyFeedback } from '../../components/copy-feedback';
 
 /** The host's side of the waiting room: where and what to search, start voting, close the room. */
 const GEO_TIMEOUT_MS = 5000;
@@ -66,6 +67,8 @@ export function HostControls() {
   const [formError, setFormError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
+  // 'Invite Friends' in the One person! dialog copies the link, with the same feedback as the Invite button.
+  const invite = useCopyInvite(state.room.waitingRoom?.waitingRoomId);
 
   // Saved preferences are the defaults (SPEC §4).
   useEffect(() => {
@@ -262,6 +265,7 @@ export function HostControls() {
           Close Waiting Room
         </AppButton>
       </Space>
+      <CopyFeedback {...invite} />
 
       <Modal
         title="Filtering"
@@ -282,10 +286,7 @@ export function HostControls() {
         onResult={(go) => {
           setOnePerson(false);
           if (go) void begin();
-          else
-            void navigator.clipboard
-              ?.writeText(inviteLink(state.room.waitingRoom!.waitingRoomId))
-              .catch(() => undefined);
+          else void invite.copy();
         }}
       />
       <ConfirmDialog

@@ -1,49 +1,24 @@
-import { ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from '@forkvote/contracts';
-import { Alert, Button, Card, Form, Input, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import type { ReactNode } from 'react';
-import type { FormInstance } from 'antd';
+import { ROOM_ID_LENGTH, ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from '@forkvote/contracts';
+import { Alert, Button } from 'antd';
+// The input alone, per component: antd's `Input` index also brings TextArea, Password, Search and OTP.
+import Input from 'antd/es/input/Input';
+import { FormEvent, lazy, ReactNode, Suspense, useEffect, useId, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAuth } from '../../auth/auth-context';
-import { AlertDialog } from '../../components/dialogs/dialogs';
 import { useRoom } from '../../room/room-context';
 
-/** The name field starts with the logged-in user's name once verify-token has answered. */
-function usePrefillName(form: FormInstance<{ userName: string }>, name: string | undefined) {
-  useEffect(() => {
-    if (name && !form.getFieldValue('userName')) form.setFieldValue('userName', name);
-  }, [form, name]);
-}
+/*
+ * The join page is where a guest on a phone first lands, so it is built light: plain markup and antd's
+ * Input, Button and Alert, without antd's Form, Card and Typography (their validators, tooltips and skeletons
+ * are most of a first load). The 'Invalid waiting room ID' dialog's code loads when it is needed.
+ */
+const AlertDialog = lazy(async () => ({
+  default: (await import('../../components/dialogs/dialogs')).AlertDialog,
+}));
 
-/** "Your Name" on the join and create forms: required, trimmed by the caller, at most USER_NAME_MAX. */
-function NameField() {
-  return (
-    <Form.Item
-      label="Your Name"
-      name="userName"
-      rules={[{ required: true, whitespace: true, message: ROOM_MESSAGES.nameRequired }]}
-    >
-      <Input autoComplete="nickname" maxLength={USER_NAME_MAX} />
-    </Form.Item>
-  );
-}
-
-/** The join and create forms' card: its title, and the room call's error in a red box (SPEC §2). */
-function RoomFormCard({
-  title,
-  error,
-  children,
-}: {
-  title: string;
-  error: string | null;
-  children: ReactNode;
-}) {
-  return (
-    <Card className="fv-form-card" title={<Typography.Title level={2}>{title}</Typography.Title>}>
-      {error && <Alert type="error" showIcon message={error} className="fv-form-alert" role="alert" />}
-      {children}
-    </Card>
-  );
+/** What the Waiting Room ID field holds: trimmed, upper-cased, at most 6 characters (SPEC §5, §9). */
+export function normalizeRoomId(value: unknown): string {
+  return typeof value === 'string' ? value.trim().toUpperCase().slice(0, ROOM_ID_LENGTH) : '';
 }
 
 /** SPEC §5: trimmed; empty and bad-format messages on blur. */
@@ -53,88 +28,148 @@ export function roomIdProblem(value: string): string | null {
   return ROOM_ID_PATTERN.test(id) ? null : ROOM_MESSAGES.enterValidRoomId;
 }
 
+function nameProblem(value: string): string | null {
+  return value.trim() ? null : ROOM_MESSAGES.nameRequired;
+}
+
+/** A labelled field with its message under it, laid out as the app's other forms are. */
+function Field(props: {
+  label: string;
+  error: string | null;
+  children: (id: string, errorId: string) => ReactNode;
+}) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={`fv-field${props.error ? ' fv-field-invalid' : ''}`}>
+      <label htmlFor={id}>{props.label}</label>
+      {props.children(id, errorId)}
+      {props.error && (
+        <div id={errorId} className="fv-field-error" role="alert">
+          {props.error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** "Your Name": required, trimmed by the caller, at most USER_NAME_MAX; prefilled from the signed-in user. */
+function useNameField() {
+  const auth = useAuth();
+  const [value, setValue] = useState(auth.payload?.name ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const name = auth.payload?.name;
+  useEffect(() => {
+    if (name) setValue((current) => current || name);
+  }, [name]);
+  const field = (
+    <Field label="Your Name" error={error}>
+      {(id, errorId) => (
+        <Input
+          id={id}
+          value={value}
+          maxLength={USER_NAME_MAX}
+          autoComplete="nickname"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          status={error ? 'error' : undefined}
+          onChange={(e) => setValue(e.target.value)}
+          onBlur={() => setError(nameProblem(value))}
+        />
+      )}
+    </Field>
+  );
+  const check = () => {
+    const problem = nameProblem(value);
+    setError(problem);
+    return problem ? null : value.trim();
+  };
+  return { field, check };
+}
+
+/** The join and create forms' frame: the page's h1, and the room call's error in a red box (SPEC §2). */
+function RoomForm(props: { title: string; error: string | null; onSubmit: () => void; children: ReactNode }) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onSubmit();
+  };
+  return (
+    <section className="fv-form-card fv-light-card">
+      <h1 className="fv-light-card-title">{props.title}</h1>
+      <div className="fv-light-card-body">
+        {props.error && (
+          <Alert type="error" showIcon message={props.error} className="fv-form-alert" role="alert" />
+        )}
+        <form noValidate onSubmit={submit}>
+          {props.children}
+        </form>
+      </div>
+    </section>
+  );
+}
+
 export function JoinSessionPage() {
   const [params] = useSearchParams();
-  const auth = useAuth();
   const { state, join } = useRoom();
   const navigate = useNavigate();
   const prefill = params.get('waitingRoomId') ?? '';
+  const name = useNameField();
+  const [roomId, setRoomId] = useState(ROOM_ID_PATTERN.test(prefill) ? normalizeRoomId(prefill) : '');
+  const [roomIdError, setRoomIdError] = useState<string | null>(null);
   const [invalidAlert, setInvalidAlert] = useState(false);
-  const [form] = Form.useForm<{ userName: string; waitingRoomId: string }>();
-  usePrefillName(form as unknown as FormInstance<{ userName: string }>, auth.payload?.name);
 
   const submit = async () => {
-    const { userName, waitingRoomId } = form.getFieldsValue();
-    if (roomIdProblem(waitingRoomId ?? '')) return setInvalidAlert(true);
-    const fields = await form.validateFields(['userName']).catch(() => null);
-    if (!fields) return;
-    if (await join(waitingRoomId.trim(), userName.trim())) navigate('/waiting-room');
+    if (roomIdProblem(roomId)) return setInvalidAlert(true);
+    const userName = name.check();
+    if (userName && (await join(roomId, userName))) navigate('/waiting-room');
   };
 
   return (
-    <RoomFormCard title="Join a Session" error={state.room.error}>
-      <Form
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        onFinish={submit}
-        validateTrigger="onBlur"
-        initialValues={{
-          userName: auth.payload?.name ?? '',
-          waitingRoomId: ROOM_ID_PATTERN.test(prefill) ? prefill : '',
-        }}
-      >
-        <NameField />
-        <Form.Item
-          label="Waiting Room ID"
-          name="waitingRoomId"
-          rules={[
-            {
-              validator: (_, v: string) =>
-                roomIdProblem(v ?? '')
-                  ? Promise.reject(new Error(roomIdProblem(v ?? '')!))
-                  : Promise.resolve(),
-            },
-          ]}
-        >
-          <Input maxLength={6} className="fv-code-input" autoComplete="off" autoCapitalize="characters" />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
-          {state.room.isLoading ? 'Joining...' : 'Join Session'}
-        </Button>
-      </Form>
-      <AlertDialog
-        open={invalidAlert}
-        message={ROOM_MESSAGES.invalidRoomId}
-        onConfirm={() => setInvalidAlert(false)}
-      />
-    </RoomFormCard>
+    <RoomForm title="Join a Session" error={state.room.error} onSubmit={() => void submit()}>
+      {name.field}
+      <Field label="Waiting Room ID" error={roomIdError}>
+        {(id, errorId) => (
+          <Input
+            id={id}
+            value={roomId}
+            className="fv-code-input"
+            autoComplete="off"
+            autoCapitalize="characters"
+            aria-invalid={roomIdError ? true : undefined}
+            aria-describedby={roomIdError ? errorId : undefined}
+            status={roomIdError ? 'error' : undefined}
+            // Trimmed first, then held to 6 characters: ' zz99zz ' pasted is 'ZZ99ZZ', not ' zz99z'.
+            onChange={(e) => setRoomId(normalizeRoomId(e.target.value))}
+            onBlur={() => setRoomIdError(roomIdProblem(roomId))}
+          />
+        )}
+      </Field>
+      <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
+        {state.room.isLoading ? 'Joining...' : 'Join Session'}
+      </Button>
+      {invalidAlert && (
+        <Suspense fallback={null}>
+          <AlertDialog open message={ROOM_MESSAGES.invalidRoomId} onConfirm={() => setInvalidAlert(false)} />
+        </Suspense>
+      )}
+    </RoomForm>
   );
 }
 
 export function CreateSessionPage() {
-  const auth = useAuth();
   const { state, create } = useRoom();
   const navigate = useNavigate();
-  const [form] = Form.useForm<{ userName: string }>();
-  usePrefillName(form, auth.payload?.name);
-  const submit = async ({ userName }: { userName: string }) => {
-    if (await create(userName.trim())) navigate('/waiting-room');
+  const name = useNameField();
+  const submit = async () => {
+    const userName = name.check();
+    if (userName && (await create(userName))) navigate('/waiting-room');
   };
   return (
-    <RoomFormCard title="Create a New Session" error={state.room.error}>
-      <Form
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        onFinish={submit}
-        initialValues={{ userName: auth.payload?.name ?? '' }}
-      >
-        <NameField />
-        <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
-          Create Session
-        </Button>
-      </Form>
-    </RoomFormCard>
+    <RoomForm title="Create a New Session" error={state.room.error} onSubmit={() => void submit()}>
+      {name.field}
+      <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
+        Create Session
+      </Button>
+    </RoomForm>
   );
 }

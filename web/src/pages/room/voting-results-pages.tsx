@@ -5,15 +5,22 @@ import {
   LikeOutlined,
   TrophyFilled,
 } from '@ant-design/icons';
-import { batchOf, placeTypeLabel, resultsHeadline, type Ballot, type Place } from '@forkvote/contracts';
+import {
+  batchOf,
+  placeTypeLabel,
+  resultsHeadline,
+  ROOM_MESSAGES,
+  type Ballot,
+  type Place,
+} from '@forkvote/contracts';
 import { Alert, Button, Card, Col, List, Radio, Row, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { AlertDialog } from '../../components/dialogs/dialogs';
 import { StatusTag } from '../../components/status-tag';
+import { ConnectionStatus } from '../../room/connection-status';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
 import { useRoomNavigation } from './use-room-navigation';
-import { NoRoomDialog } from './waiting-room-page';
+import { NoRoomDialog } from './no-room-dialog';
 
 const typeLabel = (place: Place) =>
   placeTypeLabel(
@@ -32,7 +39,7 @@ function PlaceCard({
   return (
     <Card className={`fv-place${choice ? ` fv-place-${choice}` : ''}`} data-testid="place-card">
       <Space direction="vertical" size={4} className="fv-full-width">
-        <Typography.Title level={4} className="fv-place-name">
+        <Typography.Title level={2} className="fv-place-name">
           {place.displayName.text}
         </Typography.Title>
         <Tag className="fv-tag-brand">{typeLabel(place)}</Tag>
@@ -69,7 +76,7 @@ export function VotingPage() {
   const [choices, setChoices] = useState<Record<string, 'up' | 'down'>>({});
   const batch = batchOf(state.voting.places, state.voting.batchIndex);
   useEffect(() => setChoices({}), [state.voting.batchIndex]);
-  if (!state.room.waitingRoom) return <NoRoomDialog />;
+  if (!state.room.waitingRoom) return <NoRoomDialog within="session" />;
 
   const users = state.room.waitingRoom.users;
   const complete = batch.length > 0 && batch.every((p) => choices[p.id]);
@@ -78,21 +85,13 @@ export function VotingPage() {
   return (
     <div className="fv-page">
       <Typography.Title>Time to Vote!</Typography.Title>
+      <ConnectionStatus />
       {state.voting.demo && (
         <Alert
           type="info"
           showIcon
           message="Demo places: no places provider is reachable, so these are made up."
           className="fv-form-alert"
-        />
-      )}
-      {state.voting.error && (
-        <Alert
-          type="error"
-          showIcon
-          message={`Error: ${state.voting.error}`}
-          className="fv-form-alert"
-          role="alert"
         />
       )}
       {state.voting.voted ? (
@@ -102,7 +101,7 @@ export function VotingPage() {
             showIcon
             message="Votes submitted successfully! Waiting for others to submit their votes."
           />
-          <Typography.Title level={4} className="fv-progress-title">
+          <Typography.Title level={2} className="fv-progress-title">
             Voting Progress
           </Typography.Title>
           <List
@@ -144,6 +143,16 @@ export function VotingPage() {
           >
             Submit Votes
           </Button>
+          {/* Beside Submit, where the person is looking when it fails, not at the top of a long page. */}
+          {state.voting.error && (
+            <Alert
+              type="error"
+              showIcon
+              message={`Error: ${state.voting.error}`}
+              className="fv-vote-error"
+              role="alert"
+            />
+          )}
         </>
       )}
     </div>
@@ -180,21 +189,23 @@ export function ResultsPage() {
   const navigate = useNavigate();
   useRoomNavigation('/results');
   const [details, setDetails] = useState(false);
-  const [noMore, setNoMore] = useState(false);
-  if (!state.room.waitingRoom) return noMore ? null : <NoRoomDialog />;
+  if (!state.room.waitingRoom) return <NoRoomDialog within="session" />;
   const result = state.voting.ballots;
   const winners = result ? result.ballots.filter((b) => result.winners.includes(b.placeId)) : [];
   const withVotes = result?.ballots.filter((b) => b.upVotes + b.downVotes > 0) ?? [];
   const withoutVotes = result?.ballots.filter((b) => b.upVotes + b.downVotes === 0) ?? [];
 
+  // SPEC §4: with no places left the host leaves (which closes the room for everyone), then sees the dialog.
   const more = async () => {
-    const outcome = await nextBatch();
-    if (outcome === 'none') setNoMore(true);
+    if ((await nextBatch()) === 'none') {
+      await leaveAndGoHome(navigate, leave, { title: 'No more places', message: ROOM_MESSAGES.noMorePlaces });
+    }
   };
 
   return (
     <div className="fv-page">
       <Typography.Title>Results</Typography.Title>
+      <ConnectionStatus />
       {state.voting.error && (
         <Alert type="error" showIcon message={`Error: ${state.voting.error}`} className="fv-form-alert" />
       )}
@@ -247,14 +258,6 @@ export function ResultsPage() {
           )}
         />
       )}
-      <AlertDialog
-        open={noMore}
-        title="No more places"
-        message="It doesn't look like there are any more places to vote on. Try changing the search radius or filters and starting a new session."
-        onConfirm={async () => {
-          await leaveAndGoHome(navigate, leave);
-        }}
-      />
     </div>
   );
 }

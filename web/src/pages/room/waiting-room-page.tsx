@@ -1,29 +1,17 @@
 import { CrownFilled, ShareAltOutlined } from '@ant-design/icons';
-import { Alert, Badge, Button, Card, Col, List, QRCode, Row, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, List, QRCode, Row, Space, Tag, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { CopyFeedback } from '../../components/copy-feedback';
-import { AlertDialog } from '../../components/dialogs/dialogs';
 import { LoadingOverlay } from '../../components/loading-overlay';
+import { ConnectionStatus } from '../../room/connection-status';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
 import { inviteLink, useCopyInvite } from '../../room/use-copy-invite';
 import { HostControls } from './host-controls';
+import { NoRoomDialog } from './no-room-dialog';
 import { useRoomNavigation } from './use-room-navigation';
 
 export const OVERLAY_MS = 3000;
-
-/** SPEC §2 "Oops!" dialog for someone whose room is gone, then home. */
-export function NoRoomDialog() {
-  const navigate = useNavigate();
-  return (
-    <AlertDialog
-      open
-      title="Oops!"
-      message="It doesn't look like you're in a waiting room. You will be redirected to the home page."
-      onConfirm={() => navigate('/')}
-    />
-  );
-}
 
 export function WaitingRoomPage() {
   const { state, dispatch, leave } = useRoom();
@@ -38,7 +26,7 @@ export function WaitingRoomPage() {
     return () => clearTimeout(timer);
   }, [state.voting.isTransitioningToVoting, dispatch]);
 
-  if (!room) return <NoRoomDialog />;
+  if (!room) return <NoRoomDialog within="waiting room" />;
   const me = state.room.userId;
 
   return (
@@ -46,6 +34,7 @@ export function WaitingRoomPage() {
       {state.voting.isTransitioningToVoting && (
         <LoadingOverlay topText="Get Ready to Vote!" bottomText="Loading restaurant options..." />
       )}
+      <Typography.Title>Waiting Room</Typography.Title>
       <Row gutter={[24, 24]}>
         <Col xs={24} lg={10}>
           <RoomCard />
@@ -56,7 +45,7 @@ export function WaitingRoomPage() {
                 <List.Item>
                   <Space>
                     <span className="fv-person-name">{user.userName}</span>
-                    {user.userId === me && <Tag color="processing">You</Tag>}
+                    {user.userId === me && <Tag className="fv-tag-you">You</Tag>}
                     {user.userId === room.createdBy.userId && (
                       <Tag icon={<CrownFilled />} className="fv-tag-host">
                         Host
@@ -73,7 +62,7 @@ export function WaitingRoomPage() {
             <HostControls />
           ) : (
             <Card>
-              <Typography.Title level={3}>Waiting for host to start voting...</Typography.Title>
+              <Typography.Title level={2}>Waiting for host to start voting...</Typography.Title>
               <Typography.Paragraph type="secondary">
                 You will move to the vote as soon as {room.createdBy.userName} starts it.
               </Typography.Paragraph>
@@ -98,15 +87,7 @@ function RoomCard() {
   return (
     <Card className="fv-room-card">
       <Space direction="vertical" size="small" className="fv-full-width">
-        <Badge
-          status={state.voting.sseConnected ? 'success' : 'error'}
-          text={
-            state.voting.sseConnected
-              ? 'Connected to Waiting Room events'
-              : 'Not connected to Waiting Room events'
-          }
-          data-testid="connection-status"
-        />
+        <ConnectionStatus />
         <Typography.Text type="secondary">Waiting room ID</Typography.Text>
         <div className="fv-room-code" data-testid="room-code">
           {room.waitingRoomId}

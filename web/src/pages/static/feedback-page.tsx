@@ -32,7 +32,7 @@ export function FeedbackPage() {
 
   const required = (message: string) => [{ required: true, whitespace: true, message }];
   return (
-    <Card className="fv-form-card" title={<Typography.Title level={2}>Feedback</Typography.Title>}>
+    <Card className="fv-form-card" title={<Typography.Title level={1}>Feedback</Typography.Title>}>
       <FormStatusAlert status={result} />
       <Form form={form} layout="vertical" onFinish={submit} requiredMark={false}>
         <Form.Item label="Name" name="name" rules={required('Please enter your name')}>

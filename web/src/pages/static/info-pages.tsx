@@ -17,18 +17,18 @@ export function AboutPage() {
   return (
     <div className="fv-page fv-prose">
       <Title>About ForkVote</Title>
-      <Title level={3}>Our mission</Title>
+      <Title level={2}>Our mission</Title>
       <Paragraph>
         Help groups of friends decide where to eat quickly and fairly, so the evening is about the food and
         the company, not the debate.
       </Paragraph>
-      <Title level={3}>Our story</Title>
+      <Title level={2}>Our story</Title>
       <Paragraph>
         ForkVote began in 2025 after one too many group chats that ended with everyone hungry and nobody
         deciding. We built the simplest fair method we could think of: everyone votes yes or no on a few
         nearby places, and the places everyone approves win.
       </Paragraph>
-      <Title level={3}>What people say</Title>
+      <Title level={2}>What people say</Title>
       <Row gutter={[16, 16]}>
         {testimonials.map((t) => (
           <Col xs={24} md={8} key={t.who}>
@@ -39,7 +39,7 @@ export function AboutPage() {
           </Col>
         ))}
       </Row>
-      <Title level={3}>Contact us</Title>
+      <Title level={2}>Contact us</Title>
       <Row gutter={[16, 16]}>
         <Col xs={24} md={12}>
           <Card
@@ -119,20 +119,20 @@ export function TermsPage() {
     <div className="fv-page fv-prose">
       <Title>Terms of Service</Title>
       <Paragraph type="secondary">Version {TERMS_VERSION}</Paragraph>
-      <Title level={4}>1. Who may use ForkVote</Title>
+      <Title level={2}>1. Who may use ForkVote</Title>
       <Paragraph>You must be at least 18 years old to create an account or join a session.</Paragraph>
-      <Title level={4}>2. Subscriptions</Title>
+      <Title level={2}>2. Subscriptions</Title>
       <Paragraph>
         Hosts subscribe monthly ($1.99), yearly ($19.99) or once for lifetime access ($49.99). Monthly and
         yearly plans begin with a 7-day free trial; you are charged when it ends unless you cancel before. You
         can cancel at any time from your profile; access continues to the end of the paid period.
       </Paragraph>
-      <Title level={4}>3. Sessions</Title>
+      <Title level={2}>3. Sessions</Title>
       <Paragraph>
         Place information comes from third-party providers and may be incomplete or out of date. Check opening
         hours before you go.
       </Paragraph>
-      <Title level={4}>4. Acceptable use</Title>
+      <Title level={2}>4. Acceptable use</Title>
       <Paragraph>
         Do not misuse the service, try to access other people's sessions, or disrupt it for others.
       </Paragraph>
@@ -196,7 +196,7 @@ export function PaymentSuccessPage() {
   return (
     <Result
       status="success"
-      title="Registration Complete"
+      title={<h1 className="fv-result-title">Registration Complete</h1>}
       subTitle="Your plan is active. Log in to create your first session."
       extra={
         <LinkButton to="/login" type="primary" size="large">
@@ -211,7 +211,7 @@ export function PaymentCancelPage() {
   return (
     <Result
       status="warning"
-      title="Payment Unsuccessful"
+      title={<h1 className="fv-result-title">Payment Unsuccessful</h1>}
       subTitle="Your payment did not go through. Nothing was charged."
       extra={[
         <LinkButton to="/" key="home" type="primary">

@@ -1,0 +1,5 @@
+import type { NearbySearchDto } from '@forkvote/contracts';
+
+export const START_SEARCH: NearbySearchDto;
+export const CHROMIUM_PATH: string;
+export const CHROMIUM_FLAGS: string[];

@@ -1,0 +1,36 @@
+// @ts-check
+/**
+ * Values the system tests, the Playwright tests and the benches share. CommonJS, like stack.js, so plain
+ * node (the benches) and Playwright's config read it without a build; fixtures.d.ts types it.
+ */
+'use strict';
+
+/** A valid start payload: restaurants within 5 miles of midtown Manhattan, by popularity. */
+const START_SEARCH = {
+  latitude: 40.7484,
+  longitude: -73.9967,
+  radiusInMeters: 8047,
+  includedTypes: ['restaurant'],
+  excludedTypes: [],
+  maxResultCount: 20,
+  rankPreference: 'popularity',
+};
+
+/** Debian's Chromium, never a downloaded browser. */
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * How every test and bench starts it: as root, without a GPU, and without the background connections this
+ * machine's closed network refuses (they slow every start).
+ */
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+module.exports = { START_SEARCH, CHROMIUM_PATH, CHROMIUM_FLAGS };

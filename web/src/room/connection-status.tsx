@@ -1,0 +1,31 @@
+import { Badge, Button, Space } from 'antd';
+import { useRoom } from './room-context';
+
+const LABELS = {
+  connected: 'Connected to Waiting Room events',
+  connecting: 'Connecting to Waiting Room events…',
+  retrying: 'Not connected to Waiting Room events. Reconnecting…',
+  gaveUp: 'Not connected to Waiting Room events',
+} as const;
+
+/**
+ * The room's live connection (SPEC §2), on the waiting, voting and results pages alike; after the last
+ * reconnect attempt it offers to try again (it also does so by itself when the network or the tab returns).
+ */
+export function ConnectionStatus() {
+  const { state, reconnect } = useRoom();
+  const status = state.voting.sseStatus;
+  return (
+    <Space wrap size="small" className="fv-connection" data-testid="connection">
+      <Badge
+        status={status === 'connected' ? 'success' : status === 'gaveUp' ? 'error' : 'warning'}
+        text={<span data-testid="connection-status">{LABELS[status]}</span>}
+      />
+      {status === 'gaveUp' && (
+        <Button size="small" onClick={reconnect}>
+          Reconnect
+        </Button>
+      )}
+    </Space>
+  );
+}

@@ -23,13 +23,45 @@ export interface RouteHandle {
 
 type Guard = ComponentType<{ children: ReactNode }>;
 
+/** Waits `ms`, or less if the browser comes back online meanwhile. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      window.removeEventListener('online', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    window.addEventListener('online', done);
+  });
+}
+
+/**
+ * A page's code, fetched again while the network is away (1, 2, 4, 8, 16 s, or at once when it returns):
+ * a phone that moves to /results while offline must not be left on an error page, and React.lazy would keep
+ * a failed import for good. The page's Suspense fallback shows meanwhile.
+ */
+export async function loadPatiently<T>(
+  load: () => Promise<T>,
+  waits = [1000, 2000, 4000, 8000, 16_000],
+): Promise<T> {
+  for (const wait of waits) {
+    try {
+      return await load();
+    } catch {
+      await pause(wait);
+    }
+  }
+  return load();
+}
+
 /**
  * A route whose page is loaded on first visit (React.lazy; AppLayout's Suspense shows the frame meanwhile):
  * the guest's path (join, waiting room, voting, results) never downloads the account, profile, pricing or
  * static pages, nor they its code.
  */
 function page(path: string, title: string, load: () => Promise<ComponentType>, Guard?: Guard): RouteObject {
-  const Page = lazy(async () => ({ default: await load() }));
+  const Page = lazy(async () => ({ default: await loadPatiently(load) }));
   return {
     path,
     handle: { title } satisfies RouteHandle,
@@ -45,7 +77,8 @@ function page(path: string, title: string, load: () => Promise<ComponentType>, G
 
 const enter = () => import('../pages/room/join-create-pages');
 const waiting = () => import('../pages/room/waiting-room-page');
-const voting = () => import('../pages/room/voting-results-pages');
+const voting = () => import('../pages/room/voting-page');
+const results = () => import('../pages/room/results-page');
 const auth = () => import('../pages/auth/auth-pages');
 const info = () => import('../pages/static/info-pages');
 
@@ -74,7 +107,7 @@ export const router = createBrowserRouter([
         RequireSessionUser,
       ),
       page('/voting', 'Time to Vote!', async () => (await voting()).VotingPage, RequireSessionUser),
-      page('/results', 'Results', async () => (await voting()).ResultsPage, RequireSessionUser),
+      page('/results', 'Results', async () => (await results()).ResultsPage, RequireSessionUser),
       page('/register', 'Start Your Free Trial', async () => (await auth()).RegisterPage),
       page('/login', 'Log In', async () => (await auth()).LoginPage),
       page('/forgot-password', 'Forgot Password', async () => (await auth()).ForgotPasswordPage),

@@ -1,5 +1,5 @@
 import { Alert } from 'antd';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import type { RouteHandle } from '../../app/router';
 import { useAuth } from '../../auth/auth-context';
@@ -23,6 +23,9 @@ function useDocumentTitle() {
 export function AppLayout() {
   const { reconnecting } = useAuth();
   const room = useRoom();
+  // The notice dialog's code is fetched with the first notice, then kept.
+  const [noticeLoaded, setNoticeLoaded] = useState(false);
+  if (room.state.room.notice && !noticeLoaded) setNoticeLoaded(true);
   useDocumentTitle();
   return (
     <div className="fv-shell">
@@ -44,7 +47,7 @@ export function AppLayout() {
         </Suspense>
       </main>
       <AppFooter />
-      {room.state.room.notice && (
+      {noticeLoaded && (
         <Suspense fallback={null}>
           <RoomNoticeDialog />
         </Suspense>

@@ -117,9 +117,14 @@ export function JoinSessionPage() {
   const [roomId, setRoomId] = useState(ROOM_ID_PATTERN.test(prefill) ? normalizeRoomId(prefill) : '');
   const [roomIdError, setRoomIdError] = useState<string | null>(null);
   const [invalidAlert, setInvalidAlert] = useState(false);
+  // Fetched on the first invalid submit, then kept mounted, so the dialog closes as dialogs do.
+  const [dialogLoaded, setDialogLoaded] = useState(false);
 
   const submit = async () => {
-    if (roomIdProblem(roomId)) return setInvalidAlert(true);
+    if (roomIdProblem(roomId)) {
+      setDialogLoaded(true);
+      return setInvalidAlert(true);
+    }
     const userName = name.check();
     if (userName && (await join(roomId, userName))) navigate('/waiting-room');
   };
@@ -147,9 +152,13 @@ export function JoinSessionPage() {
       <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
         {state.room.isLoading ? 'Joining...' : 'Join Session'}
       </Button>
-      {invalidAlert && (
+      {dialogLoaded && (
         <Suspense fallback={null}>
-          <AlertDialog open message={ROOM_MESSAGES.invalidRoomId} onConfirm={() => setInvalidAlert(false)} />
+          <AlertDialog
+            open={invalidAlert}
+            message={ROOM_MESSAGES.invalidRoomId}
+            onConfirm={() => setInvalidAlert(false)}
+          />
         </Suspense>
       )}
     </RoomForm>

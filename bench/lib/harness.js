@@ -17,8 +17,11 @@ function parseArgs(argv = process.argv.slice(2)) {
   return args;
 }
 
-/** A throw-away stack (own database and Redis prefix) with rate limits off, or the one at `url`. */
-async function stackFor(args) {
+/**
+ * A throw-away stack (own database and Redis prefix) with rate limits off and `env` on top, or the one at
+ * `url`.
+ */
+async function stackFor(args, env = {}) {
   if (args.url)
     return {
       url: String(args.url),
@@ -26,7 +29,7 @@ async function stackFor(args) {
       stop: async () => undefined,
     };
   const stack = await startTestStack({
-    env: { RATE_LIMIT_SCALE: '0', LOG_LEVEL: 'error', RPC_TIMEOUT_MS: '15000' },
+    env: { RATE_LIMIT_SCALE: '0', LOG_LEVEL: 'error', RPC_TIMEOUT_MS: '15000', ...env },
   });
   await stack.waitHealthy(90_000);
   return { url: stack.url, gatewayPid: stack.children.get('gateway').pid, stack, stop: () => stack.stop() };

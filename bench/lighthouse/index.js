@@ -16,8 +16,8 @@
 'use strict';
 const { chromium } = require('playwright-core');
 const { launch } = require('chrome-launcher');
-const { call, cookieOf, parseArgs, subscribedHost } = require('../lib/harness');
-const { freePort, startTestStack } = require('@forkvote/testing/src/stack');
+const { call, cookieOf, parseArgs, stackFor, subscribedHost } = require('../lib/harness');
+const { freePort } = require('@forkvote/testing/src/stack');
 const { startTlsFront } = require('./tls-front');
 const { CHROMIUM_FLAGS, CHROMIUM_PATH, START_SEARCH } = require('@forkvote/testing/src/fixtures');
 
@@ -127,13 +127,9 @@ async function main() {
   const plain = Boolean(args['plain-http']);
   // The address the browser uses is the product's origin: the gateway accepts state changes from it.
   const frontPort = await freePort();
-  const stack = await startTestStack({
-    env: {
-      RATE_LIMIT_SCALE: '0',
-      LOG_LEVEL: 'error',
-      ...(plain ? {} : { PUBLIC_URL: `https://127.0.0.1:${frontPort}` }),
-      ...(args['web-dist'] ? { WEB_DIST: String(args['web-dist']) } : {}),
-    },
+  const stack = await stackFor(args, {
+    ...(plain ? {} : { PUBLIC_URL: `https://127.0.0.1:${frontPort}` }),
+    ...(args['web-dist'] ? { WEB_DIST: String(args['web-dist']) } : {}),
   });
   const front = plain ? null : await startTlsFront(stack.url, frontPort);
   const site = front ? front.url : stack.url;
@@ -143,7 +139,6 @@ async function main() {
     chromeFlags: ['--headless=new', '--ignore-certificate-errors', ...CHROMIUM_FLAGS],
   });
   try {
-    await stack.waitHealthy(90_000);
     const rows = [];
     const routes = args.routes ? String(args.routes).split(',') : ['/', '/join-session', '/voting'];
     for (const route of routes) {

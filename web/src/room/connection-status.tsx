@@ -1,4 +1,4 @@
-import { Badge, Button, Space } from 'antd';
+import { Button } from 'antd';
 import { useRoom } from './room-context';
 
 const LABELS = {
@@ -11,21 +11,20 @@ const LABELS = {
 /**
  * The room's live connection (SPEC §2), on the waiting, voting and results pages alike; after the last
  * reconnect attempt it offers to try again (it also does so by itself when the network or the tab returns).
+ * A dot and a line of text in plain markup: it is on the phone's first paint of every room page.
  */
 export function ConnectionStatus() {
   const { state, reconnect } = useRoom();
   const status = state.voting.sseStatus;
   return (
-    <Space wrap size="small" className="fv-connection" data-testid="connection">
-      <Badge
-        status={status === 'connected' ? 'success' : status === 'gaveUp' ? 'error' : 'warning'}
-        text={<span data-testid="connection-status">{LABELS[status]}</span>}
-      />
+    <div className="fv-connection" data-testid="connection">
+      <span className={`fv-dot fv-dot-${status}`} aria-hidden="true" />
+      <span data-testid="connection-status">{LABELS[status]}</span>
       {status === 'gaveUp' && (
         <Button size="small" onClick={reconnect}>
           Reconnect
         </Button>
       )}
-    </Space>
+    </div>
   );
 }

@@ -37,6 +37,7 @@ async function check(page: Page, name: string, title: RegExp) {
 const PUBLIC: [string, string, RegExp][] = [
   ['/', 'home', /^Decide where to eat, together · ForkVote$/],
   ['/join-session', 'join-session', /^Join a Session · ForkVote$/],
+  ['/places', 'places', /^Discover places · ForkVote$/],
   ['/login', 'login', /^Log In · ForkVote$/],
   ['/register', 'register', /^Start Your Free Trial · ForkVote$/],
   ['/forgot-password', 'forgot-password', /^Forgot Password · ForkVote$/],
@@ -123,7 +124,7 @@ test('profile, create, and a room (waiting, voting, results): accessible, titled
     for (const voter of [page, other]) {
       await expect(voter).toHaveURL(/\/voting$/, { timeout: 10_000 });
       const cards = voter.getByTestId('place-card');
-      for (let i = 0; i < 5; i++) await cards.nth(i).getByText('Yes').click();
+      for (let i = 0; i < 5; i++) await cards.nth(i).getByText('Yes', { exact: true }).click();
       await voter.getByRole('button', { name: 'Submit Votes' }).click();
     }
     await expect(other).toHaveURL(/\/results$/);

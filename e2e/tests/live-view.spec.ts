@@ -94,7 +94,7 @@ async function joinThroughUi(page: Page, code: string) {
 async function voteNoThroughUi(page: Page) {
   const cards = page.getByTestId('place-card');
   await expect(cards).toHaveCount(5);
-  for (let i = 0; i < 5; i++) await cards.nth(i).getByText('No').click();
+  for (let i = 0; i < 5; i++) await cards.nth(i).getByText('No', { exact: true }).click();
   await page.getByRole('button', { name: 'Submit Votes' }).click();
   await expect(page.getByText('Voting Progress')).toBeVisible();
 }

@@ -40,7 +40,7 @@ test('a vote that fails says so beside Submit, where the voter is looking', asyn
     await page.getByRole('button', { name: 'Continue with single person' }).click();
     await expect(page).toHaveURL(/\/voting$/, { timeout: 10_000 });
     const cards = page.getByTestId('place-card');
-    for (let i = 0; i < 5; i++) await cards.nth(i).getByText('No').click();
+    for (let i = 0; i < 5; i++) await cards.nth(i).getByText('No', { exact: true }).click();
     await page.route('**/api/v1/waiting-room/vote', (route) =>
       route.fulfill({ status: 400, json: { statusCode: 400, error: 'Voting is closed for now.' } }),
     );

@@ -46,7 +46,7 @@ async function voteAll(page: Page, yesFirst: boolean) {
     await expect(submit).toBeDisabled();
     await cards
       .nth(i)
-      .getByText(i === 0 && yesFirst ? 'Yes' : 'No')
+      .getByText(i === 0 && yesFirst ? 'Yes' : 'No', { exact: true })
       .click();
   }
   await submit.click();

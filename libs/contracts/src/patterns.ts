@@ -24,11 +24,13 @@ import type { ServiceHealthReport } from './health';
 import type {
   GeocodeAnswer,
   GeocodeQueryDto,
-  NearbySearchDto,
+  PhotoAnswer,
+  PhotoQueryDto,
   PlacesAnswer,
+  PlacesSearchDto,
   PlaceTypesAnswer,
 } from './places';
-import type { CreateRoomAnswer, JoinRoomAnswer, NextBatchAnswer, RoomSnapshot } from './rooms';
+import type { CreateRoomAnswer, JoinRoomAnswer, NextBatchAnswer, NudgeAnswer, RoomSnapshot } from './rooms';
 
 export const SERVICE_NAMES = ['auth', 'rooms', 'billing', 'places'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -73,6 +75,7 @@ export const ROOMS = {
   start: pattern<StartRoomCommand, PlacesAnswer>('rooms.start'),
   vote: pattern<VoteCommand, { voted: true; usersVoted: string[] }>('rooms.vote'),
   nextBatch: pattern<NextBatchCommand, NextBatchAnswer>('rooms.nextBatch'),
+  nudge: pattern<RoomCaller, NudgeAnswer>('rooms.nudge'),
   snapshot: pattern<RoomCaller, RoomSnapshot>('rooms.snapshot'),
   isMember: pattern<RoomCaller, { member: boolean }>('rooms.isMember'),
 } as const;
@@ -93,7 +96,8 @@ export const BILLING = {
 export const PLACES = {
   health: pattern<Empty, ServiceHealthReport>('places.health'),
   geocode: pattern<GeocodeQueryDto, GeocodeAnswer>('places.geocode'),
-  search: pattern<NearbySearchDto, PlacesAnswer>('places.search'),
+  search: pattern<PlacesSearchDto, PlacesAnswer>('places.search'),
+  photo: pattern<PhotoQueryDto, PhotoAnswer>('places.photo'),
   types: pattern<Empty, PlaceTypesAnswer>('places.types'),
 } as const;
 

@@ -1,12 +1,15 @@
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, Matches, Max, Min } from 'class-validator';
 import { Optional } from './validation';
 import { FILTER_CATEGORIES } from './filter-categories';
 import { PLACE_TYPES } from './place-types';
 import { ZIPCODE_PATTERN } from './rules';
 import {
+  MAX_DISCOVERY_OFFSET,
   MAX_RADIUS_METERS,
   MAX_RESULT_COUNT,
+  PRICE_LEVELS,
+  PriceLevel,
   MIN_RADIUS_METERS,
   RADIUS_LIMITS,
   RADIUS_MESSAGE,
@@ -25,10 +28,44 @@ export interface Place {
   types: string[];
   primaryType?: string;
   location?: { latitude: number; longitude: number };
+  /** 1.0 to 5.0, and how many ratings it stands on (Google, demo). */
   rating?: number;
   userRatingCount?: number;
+  /** A PriceLevel (Google, demo); Google may also say PRICE_LEVEL_UNSPECIFIED. */
   priceLevel?: string;
+  /** Whether it is open at the time of the answer: Google's own, or evaluated from `openingHours`. */
+  currentOpeningHours?: { openNow?: boolean };
+  /** OpenStreetMap `opening_hours` syntax (OSM, demo), e.g. "Mo-Fr 11:00-22:00; Sa 12:00-23:00". */
+  openingHours?: string;
+  websiteUri?: string;
+  /** OSM `cuisine` values as words ("Thai", "Noodle"), where types do not say it all. */
+  cuisines?: string[];
+  /** A photo served by our gateway (never the provider's address, which would carry the API key). */
+  photo?: PlacePhoto;
   distanceMeters?: number;
+}
+
+export interface PlacePhoto {
+  /** Same-origin path: /api/v1/places/photo?ref=… */
+  uri: string;
+  /** The photographers the provider asks us to credit. */
+  attributions: { displayName: string; uri?: string }[];
+}
+
+/** A photo reference: a Google photo resource name, or a demo illustration. */
+export const PHOTO_REF_PATTERN =
+  /^(places\/[A-Za-z0-9_-]{1,300}\/photos\/[A-Za-z0-9_-]{1,1200}|demo\/[a-z_]{1,40}\/\d{1,6})$/;
+export const placePhotoPath = (ref: string) => `/api/v1/places/photo?ref=${encodeURIComponent(ref)}`;
+
+export class PhotoQueryDto {
+  @Matches(PHOTO_REF_PATTERN, { message: 'Unknown photo' })
+  ref: string;
+}
+
+/** A photo over the transport: its bytes as base64. */
+export interface PhotoAnswer {
+  contentType: string;
+  base64: string;
 }
 
 /** GET /api/v1/places/types: every place type with its labels, and the filter groups. */
@@ -40,6 +77,8 @@ export interface PlaceTypesAnswer {
 
 export interface PlacesAnswer {
   places: Place[];
+  /** Ask again with this offset for more of the same search; null when there are no more. */
+  nextOffset: number | null;
   provider: 'google' | 'osm' | 'demo';
   /** True when the places are the offline demo catalogue, not real ones. */
   demo: boolean;
@@ -67,9 +106,29 @@ const list = () =>
   );
 
 const TYPE_MESSAGE = 'Unknown restaurant type';
+const PRICE_MESSAGE = 'Unknown price level';
+/** 'true', '1' and true mean yes; 'false', '0', '' and false mean no (query strings carry text). */
+const yesNo = () =>
+  Transform(({ value }) =>
+    value === 'true' || value === '1'
+      ? true
+      : value === 'false' || value === '0' || value === ''
+        ? false
+        : value,
+  );
 const RESULT_COUNT_MESSAGE = `maxResultCount must be a whole number from 1 to ${MAX_RESULT_COUNT}`;
 
 const LOCATION_MESSAGE = 'Please provide location information';
+
+const OFFSET_MESSAGE = `offset must be a whole number from 0 to ${MAX_DISCOVERY_OFFSET}`;
+/** Where a page of a search starts: discovery's "Load more". */
+const OffsetField = (): PropertyDecorator => (target, key) => {
+  Optional()(target, key);
+  Type(() => Number)(target, key);
+  IsInt({ message: OFFSET_MESSAGE })(target, key);
+  Min(0, { message: OFFSET_MESSAGE })(target, key);
+  Max(MAX_DISCOVERY_OFFSET, { message: OFFSET_MESSAGE })(target, key);
+};
 
 /** Where and what to search: shared by the start payload and the discovery query. */
 export class SearchCriteriaDto {
@@ -110,6 +169,20 @@ export class SearchCriteriaDto {
   @lowerCase()
   @IsIn(RANK_PREFERENCES, { message: 'Sort by must be Popularity or Distance' })
   rankPreference?: RankPreference;
+
+  /** Only places known to be open now. */
+  @Optional()
+  @yesNo()
+  @IsBoolean({ message: 'openNow must be true or false' })
+  openNow?: boolean;
+
+  /** Only these price levels (places with no known price stay). */
+  @Optional()
+  @list()
+  @IsArray()
+  @ArrayMaxSize(PRICE_LEVELS.length)
+  @IsIn(PRICE_LEVELS, { each: true, message: PRICE_MESSAGE })
+  priceLevels?: PriceLevel[];
 }
 
 /** The SPEC's start payload: the radius already in meters. */
@@ -136,6 +209,15 @@ export class NearbyQueryDto extends SearchCriteriaDto {
   @lowerCase()
   @IsIn(['miles', 'km'], { message: 'unit must be miles or km' })
   unit: RadiusUnit = 'miles';
+
+  @OffsetField()
+  offset?: number;
+}
+
+/** What the places service searches: the start payload, plus where the page starts. */
+export class PlacesSearchDto extends NearbySearchDto {
+  @OffsetField()
+  offset?: number;
 }
 
 export class GeocodeQueryDto {

@@ -14,7 +14,11 @@ export const ROOM_EVENTS = {
   userVoted: 'USER_VOTED',
   ballotsSubmitted: 'BALLOTS_SUBMITTED',
   nextBatch: 'NEXT_BATCH_OF_PLACES',
+  nudge: 'NUDGE',
 } as const;
+
+/** A member can be nudged once per this many seconds. */
+export const NUDGE_INTERVAL_SECONDS = 30;
 export type RoomEventName = (typeof ROOM_EVENTS)[keyof typeof ROOM_EVENTS];
 
 export const ROOM_MESSAGES = {
@@ -44,6 +48,9 @@ export const ROOM_MESSAGES = {
   failedStart: 'Failed to start waiting room',
   failedVote: 'Failed to submit votes',
   failedNextBatch: 'Failed to get next batch of places',
+  everyoneVoted: 'Everyone has voted already.',
+  nudgedRecently: `Everyone who hasn't voted was nudged in the last ${NUDGE_INTERVAL_SECONDS} seconds. Give them a moment.`,
+  failedNudge: 'Failed to nudge',
 } as const;
 
 /** The places of batch `index` (5 per batch). */
@@ -77,6 +84,29 @@ export function computeBallots(
   const winners =
     voterCount === 0 ? [] : ballots.filter((b) => b.upVotes === voterCount).map((b) => b.placeId);
   return { batchIndex, voterCount, ballots, winners };
+}
+
+/** How many places "Closest to unanimous" shows at most. */
+export const CLOSEST_COUNT = 3;
+
+/**
+ * With no unanimous winner, the places that came closest: those at least one voter approved, ranked by
+ * approval, then by up votes, then by rating (a place with no rating last), then as the batch listed them.
+ */
+export function closestToUnanimous(result: BallotsResult, count = CLOSEST_COUNT): Ballot[] {
+  if (result.winners.length > 0) return [];
+  return result.ballots
+    .map((ballot, order) => ({ ballot, order }))
+    .filter(({ ballot }) => ballot.upVotes > 0)
+    .sort(
+      (a, b) =>
+        b.ballot.approval - a.ballot.approval ||
+        b.ballot.upVotes - a.ballot.upVotes ||
+        (b.ballot.place.rating ?? -1) - (a.ballot.place.rating ?? -1) ||
+        a.order - b.order,
+    )
+    .slice(0, count)
+    .map(({ ballot }) => ballot);
 }
 
 /** SPEC §2 results headline. */

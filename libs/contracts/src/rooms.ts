@@ -182,6 +182,19 @@ export interface RoomSnapshot {
   lastEventId: string | null;
 }
 
+/** POST /waiting-room/nudge (host only): the room whose pending voters to nudge. */
+export class NudgeDto {
+  @WaitingRoomIdField()
+  waitingRoomId: string;
+}
+
+export interface NudgeAnswer {
+  /** The members nudged now. */
+  nudged: string[];
+  /** Members who have not voted yet (nudged now or within the last NUDGE_INTERVAL_SECONDS). */
+  pending: string[];
+}
+
 export interface NextBatchAnswer {
   batchIndex: number;
   noMorePlaces: boolean;
@@ -200,6 +213,8 @@ export interface RoomEventMap {
   USER_VOTED: { userId: string; usersVoted: string[] };
   BALLOTS_SUBMITTED: BallotsResult;
   NEXT_BATCH_OF_PLACES: { nextBatchIndex: number; batchIndex: number };
+  /** Not in the SPEC: the host reminds the members who have not voted on the batch (userIds). */
+  NUDGE: { userIds: string[]; hostName: string; batchIndex: number };
 }
 
 /** One room event: its name and the payload that name carries. */

@@ -22,3 +22,59 @@ export function radiusToMeters(value: number | string | null | undefined, unit: 
 }
 
 export const RADIUS_MESSAGE = 'Please choose a search radius between 1 and 50 miles (80 km).';
+
+/**
+ * Price levels in Google Places (New) names, cheapest first. Filters and cards use them for every provider;
+ * OpenStreetMap has no price, so its places carry none.
+ */
+export const PRICE_LEVELS = [
+  'PRICE_LEVEL_FREE',
+  'PRICE_LEVEL_INEXPENSIVE',
+  'PRICE_LEVEL_MODERATE',
+  'PRICE_LEVEL_EXPENSIVE',
+  'PRICE_LEVEL_VERY_EXPENSIVE',
+] as const;
+export type PriceLevel = (typeof PRICE_LEVELS)[number];
+/** The levels a person can filter by ($ to $$$$); free places count as $. */
+export const PRICE_FILTER_LEVELS = PRICE_LEVELS.slice(1) as Exclude<PriceLevel, 'PRICE_LEVEL_FREE'>[];
+
+const PRICE_SIGNS: Record<PriceLevel, string> = {
+  PRICE_LEVEL_FREE: 'Free',
+  PRICE_LEVEL_INEXPENSIVE: '$',
+  PRICE_LEVEL_MODERATE: '$$',
+  PRICE_LEVEL_EXPENSIVE: '$$$',
+  PRICE_LEVEL_VERY_EXPENSIVE: '$$$$',
+};
+const PRICE_WORDS: Record<PriceLevel, string> = {
+  PRICE_LEVEL_FREE: 'free',
+  PRICE_LEVEL_INEXPENSIVE: 'inexpensive',
+  PRICE_LEVEL_MODERATE: 'moderately priced',
+  PRICE_LEVEL_EXPENSIVE: 'expensive',
+  PRICE_LEVEL_VERY_EXPENSIVE: 'very expensive',
+};
+const isPriceLevel = (level: string | undefined): level is PriceLevel =>
+  (PRICE_LEVELS as readonly string[]).includes(level ?? '');
+
+/** '$$' for PRICE_LEVEL_MODERATE; null for no level or one we do not know (PRICE_LEVEL_UNSPECIFIED). */
+export const priceSigns = (level: string | undefined) => (isPriceLevel(level) ? PRICE_SIGNS[level] : null);
+/** 'moderately priced', for screen readers. */
+export const priceWords = (level: string | undefined) => (isPriceLevel(level) ? PRICE_WORDS[level] : null);
+
+/**
+ * Whether a place passes the price filter. A place with no known price passes: OpenStreetMap never has
+ * one, and 'price unknown' is not a reason to leave a place out (docs/decisions.md).
+ */
+export function matchesPrice(level: string | undefined, wanted: readonly string[] | undefined): boolean {
+  if (!wanted || wanted.length === 0 || !isPriceLevel(level)) return true;
+  return wanted.includes(level === 'PRICE_LEVEL_FREE' ? 'PRICE_LEVEL_INEXPENSIVE' : level);
+}
+
+/** Discovery pages: how many places one "Load more" adds, and how far down the list it can go. */
+export const DISCOVERY_PAGE_SIZE = 10;
+export const MAX_DISCOVERY_OFFSET = 100;
+
+/** "0.4 mi" / "1.2 km": a distance as the person's chosen unit shows it. */
+export function formatDistance(meters: number, unit: RadiusUnit): string {
+  const value = meters / (unit === 'miles' ? METERS_PER_MILE : METERS_PER_KM);
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit === 'miles' ? 'mi' : 'km'}`;
+}

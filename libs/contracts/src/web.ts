@@ -29,7 +29,7 @@ export type {
 export * from './search-rules';
 export * from './filter-categories';
 export * from './filter-rules';
-export type { Place, PlacesAnswer, GeocodeAnswer, PlaceTypesAnswer } from './places';
+export type { Place, PlacePhoto, PlacesAnswer, GeocodeAnswer, PlaceTypesAnswer } from './places';
 export * from './room-rules';
 export type {
   Ballot,
@@ -37,6 +37,7 @@ export type {
   CreateRoomAnswer,
   JoinRoomAnswer,
   NextBatchAnswer,
+  NudgeAnswer,
   RoomSnapshot,
   RoomState,
   RoomUser,

@@ -158,6 +158,12 @@ describe('fuzzing every route', () => {
         auth: 'host',
         body: () => ({ waitingRoomId: room(), nextBatchIndex: 1 }),
       },
+      {
+        method: 'POST',
+        path: '/api/v1/waiting-room/nudge',
+        auth: 'host',
+        body: () => ({ waitingRoomId: room() }),
+      },
       { method: 'GET', path: '/api/v1/waiting-room/current', auth: 'member' },
       {
         method: 'GET',
@@ -175,8 +181,12 @@ describe('fuzzing every route', () => {
           longitude: '-73.99',
           radiusInMeters: '8000',
           rankPreference: 'distance',
+          openNow: 'true',
+          priceLevels: 'PRICE_LEVEL_MODERATE,PRICE_LEVEL_EXPENSIVE',
+          offset: '10',
         }),
       },
+      { method: 'GET', path: '/api/v1/places/photo', query: () => ({ ref: 'demo/thai_restaurant/3' }) },
       { method: 'GET', path: '/api/v1/dev/outbox' },
       {
         method: 'POST',

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { GeocodeQueryDto, NearbySearchDto, PLACES } from '@forkvote/contracts';
+import { GeocodeQueryDto, PhotoQueryDto, PLACES, PlacesSearchDto } from '@forkvote/contracts';
 import { PlacesService } from './places.service';
 
 @Controller()
@@ -13,8 +13,13 @@ export class PlacesHandler {
   }
 
   @MessagePattern(PLACES.search)
-  search(@Payload() search: NearbySearchDto) {
+  search(@Payload() search: PlacesSearchDto) {
     return this.places.search(search);
+  }
+
+  @MessagePattern(PLACES.photo)
+  photo(@Payload() query: PhotoQueryDto) {
+    return this.places.photo(query.ref);
   }
 
   @MessagePattern(PLACES.types)

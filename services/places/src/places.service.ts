@@ -2,10 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   FILTER_CATEGORIES,
   GeocodeAnswer,
+  matchesPrice,
   MAX_RESULT_COUNT,
-  NearbySearchDto,
+  PhotoAnswer,
+  Place,
   PLACE_TYPES,
   PlacesAnswer,
+  PlacesSearchDto,
   compactPlaceType,
   placeTypeLabel,
 } from '@forkvote/contracts';
@@ -14,6 +17,8 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { lookup } from 'zipcodes';
 import { Search } from './entities/search.entity';
+import { withOpenNow } from './opening-hours';
+import { demoPhotoSvg } from './providers/demo-photo';
 import { PlacesConfig } from './places.config';
 import { PlacesProvider, ProviderError, SearchRequest } from './providers/places-provider';
 
@@ -22,6 +27,16 @@ export type ProviderSet = Record<'google' | 'osm' | 'demo', PlacesProvider>;
 
 /** After a provider could not be reached, auto mode skips it for this long instead of waiting each time. */
 const UNREACHABLE_BACKOFF_MS = 60_000;
+/** Places asked of a provider per search (Google gives 20 at most); pages and filters are cut from them. */
+export const CANDIDATES = 60;
+/** Photos are kept this long in Redis (a day), and browsers may keep them as long. */
+export const PHOTO_CACHE_SECONDS = 86_400;
+
+/** A provider's ranked places for one search, as cached. */
+interface Candidates {
+  places: Place[];
+  provider: PlacesAnswer['provider'];
+}
 
 @Injectable()
 export class PlacesService {
@@ -54,8 +69,29 @@ export class PlacesService {
     };
   }
 
-  async search(dto: NearbySearchDto): Promise<PlacesAnswer> {
+  /**
+   * A page of places for a search: the provider's ranked candidates (cached per search), each with
+   * "open now" as of this moment, filtered by open now and price, from `offset`.
+   */
+  async search(dto: PlacesSearchDto, now = new Date()): Promise<PlacesAnswer> {
     const request = normalize(dto);
+    const found = await this.candidates(request);
+    const matching = found.places
+      .map((place) => withOpenNow(place, now))
+      .filter((place) => !dto.openNow || place.currentOpeningHours?.openNow === true)
+      .filter((place) => matchesPrice(place.priceLevel, dto.priceLevels));
+    const offset = dto.offset ?? 0;
+    const end = offset + (dto.maxResultCount ?? MAX_RESULT_COUNT);
+    return {
+      places: matching.slice(offset, end),
+      nextOffset: end < matching.length ? end : null,
+      provider: found.provider,
+      demo: found.provider === 'demo',
+    };
+  }
+
+  /** The first provider of the chain that answers, from the cache where it can. */
+  private async candidates(request: SearchRequest): Promise<Candidates> {
     const chain = this.chain();
     for (const [index, provider] of chain.entries()) {
       const hasFallback = index < chain.length - 1;
@@ -63,17 +99,16 @@ export class PlacesService {
 
       const key = this.cacheKey(provider.name, request);
       const cached = await this.redis.get(key);
-      if (cached) return JSON.parse(cached) as PlacesAnswer;
+      if (cached) return JSON.parse(cached) as Candidates;
 
       const started = performance.now();
       try {
-        const places = await provider.search(request);
-        const answer: PlacesAnswer = { places, provider: provider.name, demo: provider.name === 'demo' };
+        const found: Candidates = { places: await provider.search(request), provider: provider.name };
         if (this.config.PLACES_CACHE_TTL_SECONDS > 0) {
-          await this.redis.set(key, JSON.stringify(answer), 'EX', this.config.PLACES_CACHE_TTL_SECONDS);
+          await this.redis.set(key, JSON.stringify(found), 'EX', this.config.PLACES_CACHE_TTL_SECONDS);
         }
-        void this.record(provider.name, places.length, started, false);
-        return answer;
+        void this.record(provider.name, found.places.length, started, false);
+        return found;
       } catch (err) {
         void this.record(provider.name, 0, started, true);
         if (!(err instanceof ProviderError)) throw err;
@@ -91,6 +126,43 @@ export class PlacesService {
       }
     }
     fail(503, 'Places are unavailable right now. Please try again.');
+  }
+
+  /**
+   * A place's photo, by the reference its `photo.uri` carries: a demo illustration, or Google's photo,
+   * fetched with the key on this side and kept in Redis for a day so a card seen by five people is fetched
+   * once.
+   */
+  async photo(ref: string): Promise<PhotoAnswer> {
+    const [source, type, seed] = ref.split('/');
+    if (source === 'demo') {
+      if (!(PLACE_TYPES as readonly string[]).includes(type)) fail(404, 'Photo not found');
+      return {
+        contentType: 'image/svg+xml',
+        base64: Buffer.from(demoPhotoSvg(type, Number(seed))).toString('base64'),
+      };
+    }
+    const google = this.providers.google;
+    if (!this.config.GOOGLE_PLACES_API_KEY || !google.photo) fail(404, 'Photo not found');
+    const key = `${this.config.REDIS_PREFIX}places:photo:v1:${ref}`;
+    const [cachedType, cachedBytes] = await Promise.all([
+      this.redis.get(`${key}:type`),
+      this.redis.getBuffer(key),
+    ]);
+    if (cachedType && cachedBytes) return { contentType: cachedType, base64: cachedBytes.toString('base64') };
+    try {
+      const { contentType, bytes } = await google.photo(ref);
+      await this.redis
+        .multi()
+        .set(key, bytes, 'EX', PHOTO_CACHE_SECONDS)
+        .set(`${key}:type`, contentType, 'EX', PHOTO_CACHE_SECONDS)
+        .exec();
+      return { contentType, base64: bytes.toString('base64') };
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      this.logger.warn(`Photo ${ref.slice(0, 80)}: ${err.message}`);
+      fail(err.unreachable ? 503 : 404, 'Photo not found');
+    }
   }
 
   /** The providers to try, in order. */
@@ -113,7 +185,7 @@ export class PlacesService {
     const types = (list: string[]) => [...list].sort().join('+') || '-';
     return [
       this.config.REDIS_PREFIX,
-      'places:v1',
+      'places:v2',
       provider,
       r.latitude.toFixed(4),
       r.longitude.toFixed(4),
@@ -121,7 +193,7 @@ export class PlacesService {
       types(r.includedTypes),
       types(r.excludedTypes),
       r.rankPreference,
-      r.maxResultCount,
+      r.candidates,
     ].join(':');
   }
 
@@ -139,7 +211,7 @@ export class PlacesService {
 }
 
 /** Defaults, and a type never both included and excluded (Google refuses that). */
-export function normalize(dto: NearbySearchDto): SearchRequest {
+export function normalize(dto: PlacesSearchDto): SearchRequest {
   const includedTypes = [...new Set(dto.includedTypes ?? [])];
   const excludedTypes = [...new Set(dto.excludedTypes ?? [])].filter((t) => !includedTypes.includes(t));
   return {
@@ -148,7 +220,7 @@ export function normalize(dto: NearbySearchDto): SearchRequest {
     radiusInMeters: dto.radiusInMeters,
     includedTypes: includedTypes.length > 0 ? includedTypes : ['restaurant'],
     excludedTypes,
-    maxResultCount: dto.maxResultCount ?? MAX_RESULT_COUNT,
     rankPreference: dto.rankPreference ?? 'popularity',
+    candidates: CANDIDATES,
   };
 }

@@ -67,6 +67,11 @@ export class RoomsHandler {
     return this.voting.nextBatch(command.roomId, command.userId, command.body.nextBatchIndex, key);
   }
 
+  @MessagePattern(ROOMS.nudge)
+  nudge(@Payload() command: RoomCaller) {
+    return this.voting.nudge(command.roomId, command.userId);
+  }
+
   @MessagePattern(ROOMS.snapshot)
   snapshot(@Payload() command: RoomCaller) {
     return this.rooms.snapshot(command.roomId, command.userId);

@@ -4,6 +4,8 @@ import {
   computeBallots,
   MAX_RESULT_COUNT,
   NextBatchAnswer,
+  NUDGE_INTERVAL_SECONDS,
+  NudgeAnswer,
   PLACES,
   PlacesAnswer,
   PLACES_PER_BATCH,
@@ -12,7 +14,8 @@ import {
   StartRoomDto,
   VoteItemDto,
 } from '@forkvote/contracts';
-import { callService, fail, preparedQuery, SERVICE_CLIENT } from '@forkvote/platform';
+import { callService, fail, PlatformConfig, preparedQuery, REDIS, SERVICE_CLIENT } from '@forkvote/platform';
+import Redis from 'ioredis';
 import { EntityManager } from 'typeorm';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
@@ -90,6 +93,8 @@ export class VotingService {
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
     private readonly outbox: RoomEventsOutbox,
     private readonly commands: CommandLog,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly config: PlatformConfig,
   ) {}
 
   async start(roomId: string, hostId: string, search: StartRoomDto, key: string): Promise<PlacesAnswer> {
@@ -177,6 +182,49 @@ export class VotingService {
     });
     if (outcome.moved) this.outbox.wake();
     return { batchIndex: outcome.batchIndex, noMorePlaces: outcome.noMorePlaces };
+  }
+
+  /**
+   * The host reminds the members who have not voted on the batch: a NUDGE event naming them. Each member
+   * can be nudged once per NUDGE_INTERVAL_SECONDS (a Redis key per member that expires), so a host who
+   * keeps pressing does not flood anyone; nudging when all of them were nudged just now answers 429.
+   */
+  async nudge(roomId: string, hostId: string): Promise<NudgeAnswer> {
+    const { pending, hostName, batchIndex } = await this.store.consistentRead(async (manager) => {
+      const room = await manager.getRepository(Room).findOneBy({ id: roomId });
+      if (!room) fail(404, ROOM_MESSAGES.roomNotFound);
+      if (room.state === 'closed') fail(410, ROOM_MESSAGES.roomClosed);
+      if (room.createdByUserId !== hostId) fail(403, ROOM_MESSAGES.hostOnly);
+      if (room.state !== 'voting') fail(409, ROOM_MESSAGES.notVoting);
+      const users = await this.store.presentUsers(manager, roomId);
+      const voted = new Set(await this.store.usersVoted(manager, room));
+      return {
+        pending: users.filter((u) => u.userId !== hostId && !voted.has(u.userId)).map((u) => u.userId),
+        hostName: users.find((u) => u.userId === hostId)?.userName ?? 'The host',
+        batchIndex: room.batchIndex,
+      };
+    });
+    if (pending.length === 0) fail(409, ROOM_MESSAGES.everyoneVoted);
+
+    const slot = (userId: string) => `${this.config.REDIS_PREFIX}rooms:nudge:${roomId}:${userId}`;
+    const claims = await this.redis
+      .multi(pending.map((userId) => ['set', slot(userId), '1', 'EX', NUDGE_INTERVAL_SECONDS, 'NX']))
+      .exec();
+    const nudged = pending.filter((_, index) => claims?.[index]?.[1] === 'OK');
+    if (nudged.length === 0) fail(429, ROOM_MESSAGES.nudgedRecently);
+    try {
+      await this.store.transaction((manager) =>
+        this.outbox.write(manager, [
+          { roomId, event: ROOM_EVENTS.nudge, data: { userIds: nudged, hostName, batchIndex } },
+        ]),
+      );
+    } catch (err) {
+      // Not sent: free the slots, so the host's retry is not refused as too soon.
+      await this.redis.del(...nudged.map(slot)).catch(() => undefined);
+      throw err;
+    }
+    this.outbox.wake();
+    return { nudged, pending };
   }
 
   private async assertHostInState(

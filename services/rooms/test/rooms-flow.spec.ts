@@ -369,6 +369,52 @@ describe('rooms and live events', () => {
     expect((await vote(guest, room.code, guestId, ids.slice(0, 5), () => true)).status).toBe(403);
   });
 
+  it('lets the host nudge those who have not voted, once per member per 30 s', async () => {
+    const h = await host();
+    const room = await openRoom(h);
+    const ann = new Participant(stack.url);
+    const bob = new Participant(stack.url);
+    const annId = (await join(ann, room.code, 'Ann')).body.userId;
+    const bobId = (await join(bob, room.code, 'Bob')).body.userId;
+    const nudge = (p: Participant, token = room.hostToken, waitingRoomId: unknown = room.code) =>
+      p.post('/api/v1/waiting-room/nudge', { waitingRoomId }, { Authorization: `Bearer ${token}` });
+
+    // Not before voting has started.
+    expect((await nudge(h)).body).toMatchObject({ statusCode: 409, message: ROOM_MESSAGES.notVoting });
+    const annStream = await listen(ann, room.code, annId);
+    const ids: string[] = (await start(h, room.hostToken)).body.places.map((p: { id: string }) => p.id);
+    await vote(bob, room.code, bobId, ids.slice(0, 5), () => true);
+
+    const first = await nudge(h);
+    expect(first.status).toBe(200);
+    // Bob has voted and the host does not nudge themself: only Ann.
+    expect(first.body).toEqual({ nudged: [annId], pending: [annId] });
+    const [event] = await annStream.waitFor(ROOM_EVENTS.nudge);
+    expect(event.data).toMatchObject({ userIds: [annId], hostName: 'Hana', batchIndex: 0 });
+
+    // Again at once: Ann was nudged less than 30 s ago.
+    const again = await nudge(h);
+    expect(again.status).toBe(429);
+    expect(again.body.message).toBe(ROOM_MESSAGES.nudgedRecently);
+
+    // Members cannot nudge, nor can a host of another room, nor a hostile body.
+    expect((await nudge(ann, 'not-a-token')).status).toBe(401);
+    expect((await ann.post('/api/v1/waiting-room/nudge', { waitingRoomId: room.code })).status).toBe(401);
+    expect((await nudge(h, room.hostToken, 'ZZZZZZ')).status).toBe(403);
+    for (const bad of [null, 42, { $ne: 1 }, 'x'.repeat(5000)]) {
+      const res = await nudge(h, room.hostToken, bad);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(ROOM_MESSAGES.invalidRoomId);
+    }
+
+    // Once everyone but the host has voted, there is nobody left to nudge; with the results in, no voting.
+    await vote(ann, room.code, annId, ids.slice(0, 5), () => true);
+    expect((await nudge(h)).body).toMatchObject({ statusCode: 409, message: ROOM_MESSAGES.everyoneVoted });
+    await vote(h, room.code, room.hostId, ids.slice(0, 5), () => true);
+    await annStream.waitFor(ROOM_EVENTS.ballotsSubmitted);
+    expect((await nudge(h)).body).toMatchObject({ statusCode: 409, message: ROOM_MESSAGES.notVoting });
+  });
+
   it('loses no vote and no member when the rooms process restarts mid-vote', async () => {
     const h = await host();
     const room = await openRoom(h);

@@ -10,6 +10,7 @@ import type {
   JoinRoomAnswer,
   LoginDto,
   NextBatchAnswer,
+  NudgeAnswer,
   PlacesAnswer,
   PlaceTypesAnswer,
   RegisterDto,
@@ -72,7 +73,14 @@ export const api = {
       '/api/v1/waiting-room/next-batch',
       json('POST', { waitingRoomId, nextBatchIndex }, { Authorization: `Bearer ${token}` }),
     ),
+  nudge: (token: string, waitingRoomId: string) =>
+    apiFetch<NudgeAnswer>(
+      '/api/v1/waiting-room/nudge',
+      json('POST', { waitingRoomId }, { Authorization: `Bearer ${token}` }),
+    ),
   currentRoom: () => apiFetch<RoomSnapshot>('/api/v1/waiting-room/current'),
+  /** Discovery: a page of nearby places (the query as GET /api/v1/places/nearby takes it). */
+  nearby: (query: URLSearchParams) => apiFetch<PlacesAnswer>(`/api/v1/places/nearby?${query}`),
 };
 
 /** The server's message for a failed call, or `fallback` (SPEC §8). */

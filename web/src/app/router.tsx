@@ -108,6 +108,11 @@ export const router = createBrowserRouter([
       ),
       page('/voting', 'Time to Vote!', async () => (await voting()).VotingPage, RequireSessionUser),
       page('/results', 'Results', async () => (await results()).ResultsPage, RequireSessionUser),
+      page(
+        '/places',
+        'Discover places',
+        async () => (await import('../pages/places/places-page')).PlacesPage,
+      ),
       page('/register', 'Start Your Free Trial', async () => (await auth()).RegisterPage),
       page('/login', 'Log In', async () => (await auth()).LoginPage),
       page('/forgot-password', 'Forgot Password', async () => (await auth()).ForgotPasswordPage),

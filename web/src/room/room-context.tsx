@@ -61,6 +61,8 @@ export interface RoomContextValue {
   nextBatch: () => Promise<'moved' | 'none' | 'failed'>;
   /** Reconnects the event stream at once (the Reconnect button). */
   reconnect: () => void;
+  /** Host only: reminds the members who have not voted; answers what to tell the host. */
+  nudge: () => Promise<{ ok: boolean; message: string }>;
 }
 
 const RoomContext = createContext<RoomContextValue | null>(null);
@@ -185,9 +187,20 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
+  const nudge = useCallback(async () => {
+    const { room } = stateRef.current;
+    try {
+      const answer = await api.nudge(room.token ?? '', room.waitingRoom!.waitingRoomId);
+      const count = answer.nudged.length;
+      return { ok: true, message: `Nudged ${count === 1 ? '1 person' : `${count} people`}.` };
+    } catch (err) {
+      return { ok: false, message: errorMessage(err, ROOM_MESSAGES.failedNudge) };
+    }
+  }, []);
+
   const value = useMemo(
-    () => ({ state, dispatch, create, join, leave, start, vote, nextBatch, reconnect }),
-    [state, create, join, leave, start, vote, nextBatch, reconnect],
+    () => ({ state, dispatch, create, join, leave, start, vote, nextBatch, reconnect, nudge }),
+    [state, create, join, leave, start, vote, nextBatch, reconnect, nudge],
   );
   return <RoomContext.Provider value={value}>{children}</RoomContext.Provider>;
 }
@@ -207,6 +220,13 @@ const EVENT_ACTIONS: { [E in keyof RoomEventMap]: (data: RoomEventMap[E]) => Roo
   [ROOM_EVENTS.userVoted]: (data) => ({ type: 'userVoted', usersVoted: data.usersVoted }),
   [ROOM_EVENTS.ballotsSubmitted]: (data) => ({ type: 'ballotsSubmitted', ballots: data }),
   [ROOM_EVENTS.nextBatch]: (data) => ({ type: 'nextBatch', nextBatchIndex: data.nextBatchIndex }),
+  [ROOM_EVENTS.nudge]: (data) => ({
+    type: 'nudged',
+    userIds: data.userIds,
+    hostName: data.hostName,
+    batchIndex: data.batchIndex,
+    sentAt: (data as { sentAt?: number }).sentAt,
+  }),
 };
 
 /**

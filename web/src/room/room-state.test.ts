@@ -232,3 +232,39 @@ describe('room state: the actions around a reload and the live connection', () =
     expect(roomReducer(left, { type: 'exitHandled' }).room.exitTo).toBeNull();
   });
 });
+
+describe('nudges', () => {
+  const voting = roomReducer(roomReducer(joined, { type: 'roomStarted', places: [place('a')] }), {
+    type: 'setTransitioning',
+    value: false,
+  });
+  const nudge = (userIds: string[], extra: Partial<{ batchIndex: number; sentAt: number }> = {}) => ({
+    type: 'nudged' as const,
+    userIds,
+    hostName: 'Hana',
+    batchIndex: 0,
+    sentAt: Date.now(),
+    ...extra,
+  });
+
+  it('shows a nudge to the members it names who have not voted on this batch', () => {
+    expect(roomReducer(voting, nudge(['guest'])).voting.nudgedBy).toBe('Hana');
+    expect(roomReducer(voting, nudge(['someone-else'])).voting.nudgedBy).toBeNull();
+    expect(roomReducer(voting, nudge(['guest'], { batchIndex: 1 })).voting.nudgedBy).toBeNull();
+    const voted = roomReducer(voting, { type: 'voteSucceeded' });
+    expect(roomReducer(voted, nudge(['guest'])).voting.nudgedBy).toBeNull();
+  });
+
+  it('ignores a stale nudge replayed after a reconnect', () => {
+    expect(
+      roomReducer(voting, nudge(['guest'], { sentAt: Date.now() - 120_000 })).voting.nudgedBy,
+    ).toBeNull();
+  });
+
+  it('clears the nudge on voting, dismissing, and the next batch', () => {
+    const nudged = roomReducer(voting, nudge(['guest']));
+    expect(roomReducer(nudged, { type: 'voteSucceeded' }).voting.nudgedBy).toBeNull();
+    expect(roomReducer(nudged, { type: 'nudgeSeen' }).voting.nudgedBy).toBeNull();
+    expect(roomReducer(nudged, { type: 'nextBatch', nextBatchIndex: 1 }).voting.nudgedBy).toBeNull();
+  });
+});

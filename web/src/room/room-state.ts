@@ -44,7 +44,12 @@ export interface VotingState {
   error: string | null;
   lastEventId: string | null;
   demo: boolean;
+  /** The host reminded this member to vote on the current batch (a NUDGE naming them). */
+  nudgedBy: string | null;
 }
+
+/** A nudge replayed after a reconnect is old news: older than this it is not shown. */
+export const NUDGE_FRESH_MS = 60_000;
 
 export interface RoomState {
   room: WaitingRoomState;
@@ -77,6 +82,7 @@ export const initialVoting: VotingState = {
   error: null,
   lastEventId: null,
   demo: false,
+  nudgedBy: null,
 };
 
 export const initialRoomState: RoomState = { room: initialWaitingRoom, voting: initialVoting };
@@ -102,7 +108,9 @@ export type RoomAction =
   | { type: 'userVoted'; usersVoted: string[] }
   | { type: 'voteSucceeded' }
   | { type: 'ballotsSubmitted'; ballots: BallotsResult }
-  | { type: 'nextBatch'; nextBatchIndex: number };
+  | { type: 'nextBatch'; nextBatchIndex: number }
+  | { type: 'nudged'; userIds: string[]; hostName: string; batchIndex: number; sentAt?: number }
+  | { type: 'nudgeSeen' };
 
 function withUsers(room: WaitingRoomState, users: RoomUser[]): WaitingRoomState {
   return room.waitingRoom ? { ...room, waitingRoom: { ...room.waitingRoom, users } } : room;
@@ -236,12 +244,28 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
     case 'userVoted':
       return { ...state, voting: { ...voting, usersVoted: action.usersVoted } };
     case 'voteSucceeded':
-      return { ...state, voting: { ...voting, voted: true, isLoading: false } };
+      return { ...state, voting: { ...voting, voted: true, isLoading: false, nudgedBy: null } };
     case 'ballotsSubmitted':
       return {
         ...state,
-        voting: { ...voting, ballots: action.ballots, currentState: 'results', isLoading: false },
+        voting: {
+          ...voting,
+          ballots: action.ballots,
+          currentState: 'results',
+          isLoading: false,
+          nudgedBy: null,
+        },
       };
+    // Shown only to the members it names who still have to vote on this batch, and only while fresh.
+    case 'nudged': {
+      const forMe = room.userId !== null && action.userIds.includes(room.userId);
+      const fresh = action.sentAt === undefined || Date.now() - action.sentAt < NUDGE_FRESH_MS;
+      if (!forMe || !fresh || voting.voted || action.batchIndex !== voting.batchIndex) return state;
+      if (voting.currentState !== 'voting') return state;
+      return { ...state, voting: { ...voting, nudgedBy: action.hostName } };
+    }
+    case 'nudgeSeen':
+      return { ...state, voting: { ...voting, nudgedBy: null } };
     // A replayed next batch (one this member is already on) must not clear the ballot they cast on it.
     case 'nextBatch':
       if (action.nextBatchIndex <= voting.batchIndex && voting.currentState !== 'waiting') return state;
@@ -256,6 +280,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           isTransitioningToVoting: false,
           currentState: 'voting',
           isLoading: false,
+          nudgedBy: null,
         },
       };
     default:

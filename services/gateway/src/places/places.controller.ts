@@ -1,10 +1,11 @@
-import { BadRequestException, Controller, Get, Inject, Query } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
 import {
   GeocodeAnswer,
   GeocodeQueryDto,
   NearbyQueryDto,
+  PhotoQueryDto,
   PLACES,
   PlacesAnswer,
   RADIUS_LIMITS,
@@ -12,6 +13,10 @@ import {
   radiusToMeters,
 } from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
+import type { Response } from 'express';
+
+/** Photos change rarely and their reference names them: browsers keep them for a day. */
+const PHOTO_MAX_AGE_SECONDS = 86_400;
 
 @ApiTags('places')
 @Controller('places')
@@ -30,7 +35,24 @@ export class PlacesController {
     return callService(this.services, PLACES.types, {});
   }
 
-  /** Place discovery: nearby places sorted by popularity or distance, filtered by type. */
+  /**
+   * A place's photo, fetched by the places service with its key (the browser never sees the provider's
+   * address or key). Served with a CSP that forbids scripts, since the demo's are SVG.
+   */
+  @Get('photo')
+  async photo(@Query() query: PhotoQueryDto, @Res() res: Response): Promise<void> {
+    const photo = await callService(this.services, PLACES.photo, query);
+    res
+      .status(200)
+      .type(photo.contentType)
+      .set({
+        'Cache-Control': `public, max-age=${PHOTO_MAX_AGE_SECONDS}`,
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+      })
+      .send(Buffer.from(photo.base64, 'base64'));
+  }
+
+  /** Place discovery: nearby places sorted by popularity or distance, filtered by type, open now and price. */
   @Get('nearby')
   nearby(@Query() query: NearbyQueryDto): Promise<PlacesAnswer> {
     const { radius, unit, ...search } = query;

@@ -26,6 +26,8 @@ import {
   LeaveRoomDto,
   NextBatchAnswer,
   NextBatchDto,
+  NudgeAnswer,
+  NudgeDto,
   PlacesAnswer,
   ROOM_ID_PATTERN,
   ROOM_MESSAGES,
@@ -134,6 +136,14 @@ export class WaitingRoomController {
       body,
       idempotencyKey: idempotencyKey(req),
     });
+  }
+
+  /** Host only: reminds the members who have not voted on the batch (each at most once per 30 s). */
+  @Post('nudge')
+  @HttpCode(200)
+  nudge(@Body() body: NudgeDto, @Req() req: Request): Promise<NudgeAnswer> {
+    const host = requireHost(req, this.config, body.waitingRoomId);
+    return callService(this.services, ROOMS.nudge, { roomId: host.roomId, userId: host.userId });
   }
 
   /** The room this browser is in, for a page reload: answers 404 when it is in none. */

@@ -1,4 +1,4 @@
-import { Place, PLACE_TYPES } from '@forkvote/contracts';
+import { Place, placePhotoPath, PLACE_TYPES, PriceLevel } from '@forkvote/contracts';
 import { createHash } from 'node:crypto';
 import { distanceMeters, matchesTypes, PlacesProvider, SearchRequest } from './places-provider';
 
@@ -45,6 +45,77 @@ const STREETS = [
 ];
 const CATALOGUE_SIZE = 80;
 
+/** What kind of place a type is: its usual hours and prices. */
+type Kind = 'morning' | 'sweets' | 'bar' | 'quick' | 'fine' | 'allNight' | 'restaurant';
+const KINDS: Record<string, Kind> = {
+  breakfast_restaurant: 'morning',
+  brunch_restaurant: 'morning',
+  bagel_shop: 'morning',
+  cafe: 'morning',
+  coffee_shop: 'morning',
+  bakery: 'morning',
+  donut_shop: 'morning',
+  cat_cafe: 'morning',
+  dog_cafe: 'morning',
+  juice_shop: 'morning',
+  acai_shop: 'morning',
+  tea_house: 'morning',
+  cafeteria: 'morning',
+  ice_cream_shop: 'sweets',
+  dessert_shop: 'sweets',
+  dessert_restaurant: 'sweets',
+  candy_store: 'sweets',
+  chocolate_shop: 'sweets',
+  chocolate_factory: 'sweets',
+  confectionery: 'sweets',
+  bar: 'bar',
+  pub: 'bar',
+  wine_bar: 'bar',
+  bar_and_grill: 'bar',
+  meal_takeaway: 'quick',
+  meal_delivery: 'quick',
+  food_court: 'quick',
+  sandwich_shop: 'quick',
+  deli: 'quick',
+  pizza_restaurant: 'quick',
+  hamburger_restaurant: 'quick',
+  fine_dining_restaurant: 'fine',
+  steak_house: 'fine',
+  diner: 'allNight',
+};
+
+/** Opening hours in OpenStreetMap syntax, as such places really post them. */
+const HOURS: Record<Kind, string[]> = {
+  morning: ['Mo-Fr 07:00-15:00; Sa,Su 08:00-14:00', 'Mo-Su 06:30-18:00', 'Mo-Sa 07:00-16:00; Su off'],
+  sweets: ['Mo-Su 12:00-22:00', 'Tu-Su 11:00-21:00; Mo off', 'Mo-Th 12:00-21:00; Fr-Su 11:00-23:00'],
+  bar: ['Mo-Th 16:00-24:00; Fr,Sa 16:00-02:00; Su 12:00-22:00', 'Mo-Su 15:00-01:00'],
+  quick: ['Mo-Su 10:30-22:00', 'Mo-Su 10:00-23:00', 'Mo-Fr 10:00-21:00; Sa,Su 11:00-21:00'],
+  fine: ['Tu-Sa 17:30-22:30; Su,Mo off', 'We-Su 18:00-23:00; Mo,Tu off'],
+  allNight: ['24/7', 'Mo-Su 06:00-02:00'],
+  restaurant: [
+    'Mo-Th 11:30-21:30; Fr,Sa 11:30-23:00; Su 12:00-21:00',
+    'Tu-Su 17:00-22:00; Mo off',
+    'Mo-Su 11:00-22:00',
+    'Mo-Fr 11:00-14:30,17:00-22:00; Sa,Su 12:00-22:30',
+  ],
+};
+
+/** Price levels, weighted by how often each turns up for the kind. */
+const PRICES: Record<Kind, PriceLevel[]> = {
+  morning: ['PRICE_LEVEL_INEXPENSIVE', 'PRICE_LEVEL_INEXPENSIVE', 'PRICE_LEVEL_MODERATE'],
+  sweets: ['PRICE_LEVEL_INEXPENSIVE', 'PRICE_LEVEL_INEXPENSIVE', 'PRICE_LEVEL_MODERATE'],
+  bar: ['PRICE_LEVEL_MODERATE', 'PRICE_LEVEL_MODERATE', 'PRICE_LEVEL_INEXPENSIVE', 'PRICE_LEVEL_EXPENSIVE'],
+  quick: ['PRICE_LEVEL_INEXPENSIVE', 'PRICE_LEVEL_INEXPENSIVE', 'PRICE_LEVEL_MODERATE'],
+  fine: ['PRICE_LEVEL_EXPENSIVE', 'PRICE_LEVEL_VERY_EXPENSIVE'],
+  allNight: ['PRICE_LEVEL_INEXPENSIVE'],
+  restaurant: [
+    'PRICE_LEVEL_MODERATE',
+    'PRICE_LEVEL_MODERATE',
+    'PRICE_LEVEL_INEXPENSIVE',
+    'PRICE_LEVEL_EXPENSIVE',
+  ],
+};
+
 /** A small deterministic random generator, so the same place always gets the same catalogue. */
 function seededRandom(seed: string): () => number {
   let state = createHash('sha256').update(seed).digest().readUInt32LE(0) || 1;
@@ -73,7 +144,7 @@ export class DemoPlacesProvider implements PlacesProvider {
         ? a.distanceMeters! - b.distanceMeters!
         : b.userRatingCount! - a.userRatingCount! || a.distanceMeters! - b.distanceMeters!,
     );
-    return places.slice(0, request.maxResultCount);
+    return places.slice(0, request.candidates);
   }
 }
 
@@ -95,6 +166,12 @@ function catalogue(center: { latitude: number; longitude: number }, radius: numb
     const street = `${100 + Math.floor(random() * 900)} ${pick(STREETS)}`;
     const location = { latitude: +latitude.toFixed(6), longitude: +longitude.toFixed(6) };
     const isRestaurant = type.endsWith('_restaurant') || type === 'steak_house';
+    const kind = KINDS[type] ?? 'restaurant';
+    // Ratings cluster around 4.2 as real ones do; counts run from a handful to a couple of thousand.
+    const rating = Math.round((3.4 + 1.5 * Math.sqrt(random())) * 10) / 10;
+    const userRatingCount = Math.floor(Math.exp(random() * 7.6));
+    // One place in twelve has posted no price, as on the real services.
+    const priceLevel = random() < 1 / 12 ? undefined : pick(PRICES[kind]);
     return {
       id: `demo:${key}:${index}`,
       displayName: { text: name, languageCode: 'en' },
@@ -104,9 +181,11 @@ function catalogue(center: { latitude: number; longitude: number }, radius: numb
       types: isRestaurant ? [type, 'restaurant'] : [type],
       primaryType: type,
       location,
-      rating: Math.round((3 + random() * 2) * 10) / 10,
-      userRatingCount: Math.floor(random() * 2000),
-      priceLevel: pick(['PRICE_LEVEL_INEXPENSIVE', 'PRICE_LEVEL_MODERATE', 'PRICE_LEVEL_EXPENSIVE']),
+      rating: Math.min(rating, 4.9),
+      userRatingCount,
+      ...(priceLevel ? { priceLevel } : {}),
+      openingHours: pick(HOURS[kind]),
+      photo: { uri: placePhotoPath(`demo/${type}/${index}`), attributions: [] },
       distanceMeters: distanceMeters(center, location),
     };
   });

@@ -163,7 +163,7 @@ out center tags 300;`;
         ? a.place.distanceMeters! - b.place.distanceMeters!
         : b.score - a.score || a.place.distanceMeters! - b.place.distanceMeters!,
     );
-    return places.slice(0, request.maxResultCount).map(({ place }) => place);
+    return places.slice(0, request.candidates).map(({ place }) => place);
   }
 }
 
@@ -187,6 +187,13 @@ function toPlace(
     .filter(Boolean)
     .join(', ');
   const location = { latitude: lat, longitude: lon };
+  const website = tags.website ?? tags['contact:website'];
+  const cuisines = (tags.cuisine ?? '')
+    .split(';')
+    .map((c) => c.trim().replace(/_/g, ' '))
+    .filter(Boolean)
+    .slice(0, 4)
+    .map((c) => c[0].toUpperCase() + c.slice(1));
   return {
     score: popularityScore(tags),
     place: {
@@ -198,6 +205,9 @@ function toPlace(
       types,
       primaryType: types[0],
       location,
+      ...(tags.opening_hours ? { openingHours: tags.opening_hours.slice(0, 500) } : {}),
+      ...(website && /^https?:\/\/\S+$/i.test(website) ? { websiteUri: website } : {}),
+      ...(cuisines.length > 0 ? { cuisines } : {}),
       distanceMeters: distanceMeters(center, location),
     },
   };

@@ -1,18 +1,25 @@
 import { Place, RankPreference } from '@forkvote/contracts';
 
+/**
+ * What a provider is asked. It answers up to `candidates` places, best first by `rankPreference`; the
+ * service caches them, then applies "open now", price and paging (which change by the minute or by page,
+ * and which Google's nearby search cannot do itself).
+ */
 export interface SearchRequest {
   latitude: number;
   longitude: number;
   radiusInMeters: number;
   includedTypes: string[];
   excludedTypes: string[];
-  maxResultCount: number;
   rankPreference: RankPreference;
+  candidates: number;
 }
 
 export interface PlacesProvider {
   readonly name: 'google' | 'osm' | 'demo';
   search(request: SearchRequest): Promise<Place[]>;
+  /** A photo of the provider's, by reference (the PHOTO_REF_PATTERN's part for this provider). */
+  photo?(ref: string): Promise<{ contentType: string; bytes: Buffer }>;
 }
 
 /**

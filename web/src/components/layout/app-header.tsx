@@ -10,6 +10,7 @@ const MenuDrawer = lazy(() => import('./menu-drawer'));
 
 const PUBLIC_LINKS = [
   { to: '/join-session', label: 'Join a Session' },
+  { to: '/places', label: 'Discover' },
   { to: '/how-it-works', label: 'How It Works' },
   { to: '/pricing', label: 'Pricing' },
 ];

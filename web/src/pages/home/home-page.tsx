@@ -82,6 +82,9 @@ export function HomePage() {
             <LinkButton to="/join-session" size="large">
               Join a Session
             </LinkButton>
+            <LinkButton to="/places" size="large">
+              Discover Places
+            </LinkButton>
             {!auth.isSignedIn && (
               <LinkButton to="/pricing" size="large" type="primary">
                 Start Your Free Trial

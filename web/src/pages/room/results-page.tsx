@@ -1,8 +1,15 @@
 import { CheckCircleFilled, EnvironmentOutlined, TrophyFilled } from '@ant-design/icons';
-import { resultsHeadline, ROOM_MESSAGES, type Ballot } from '@forkvote/contracts';
+import {
+  closestToUnanimous,
+  resultsHeadline,
+  ROOM_MESSAGES,
+  type Ballot,
+  type BallotsResult,
+} from '@forkvote/contracts';
 import { Alert, Button, Card, Col, List, Row, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { PlaceFacts } from '../../components/place-facts';
 import { ConnectionStatus } from '../../room/connection-status';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
 import { NoRoomDialog } from './no-room-dialog';
@@ -21,6 +28,7 @@ function WinnerCard({ ballot, voters }: { ballot: Ballot; voters: number }) {
         <Typography.Text type="secondary">
           {ballot.place.shortFormattedAddress || ballot.place.formattedAddress}
         </Typography.Text>
+        <PlaceFacts place={ballot.place} />
         <Typography.Text>
           <CheckCircleFilled className="fv-ok" /> {ballot.upVotes} of {voters} votes · {ballot.approval}%
           approval
@@ -30,6 +38,40 @@ function WinnerCard({ ballot, voters }: { ballot: Ballot; voters: number }) {
         </a>
       </Space>
     </Card>
+  );
+}
+
+/**
+ * With no unanimous winner: the places that came closest, ranked, set apart from winners (no trophy, its
+ * own heading) so nobody mistakes them for a decision everyone made.
+ */
+function ClosestToUnanimous({ result }: { result: BallotsResult }) {
+  const closest = closestToUnanimous(result);
+  if (closest.length === 0) return null;
+  return (
+    <section className="fv-closest" aria-labelledby="closest-title" data-testid="closest">
+      <h2 id="closest-title">Closest to unanimous</h2>
+      <p className="fv-muted">Nobody agreed on everything. These came nearest:</p>
+      <ol className="fv-closest-list">
+        {closest.map((ballot, index) => (
+          <li key={ballot.placeId} className="fv-light-card">
+            <span className="fv-rank" aria-hidden="true">
+              {index + 1}
+            </span>
+            <div>
+              <strong>{ballot.place.displayName.text}</strong>
+              <div className="fv-muted">
+                {ballot.upVotes} of {result.voterCount} said yes · {ballot.approval}% approval
+              </div>
+              <PlaceFacts place={ballot.place} />
+              <a href={ballot.place.googleMapsUri} target="_blank" rel="noreferrer">
+                <EnvironmentOutlined /> Open in maps
+              </a>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 
@@ -61,13 +103,16 @@ export function ResultsPage() {
       <Typography.Title level={2} data-testid="results-headline">
         {resultsHeadline(winners.length)}
       </Typography.Title>
-      <Row gutter={[16, 16]}>
-        {winners.map((ballot) => (
-          <Col xs={24} md={12} key={ballot.placeId}>
-            <WinnerCard ballot={ballot} voters={result!.voterCount} />
-          </Col>
-        ))}
-      </Row>
+      {winners.length > 0 && (
+        <Row gutter={[16, 16]}>
+          {winners.map((ballot) => (
+            <Col xs={24} md={12} key={ballot.placeId}>
+              <WinnerCard ballot={ballot} voters={result!.voterCount} />
+            </Col>
+          ))}
+        </Row>
+      )}
+      {result && winners.length === 0 && <ClosestToUnanimous result={result} />}
       {state.room.isHost && winners.length === 0 && (
         <Button
           type="primary"

@@ -1,8 +1,9 @@
 import { DislikeOutlined, EnvironmentOutlined, LikeOutlined } from '@ant-design/icons';
-import { batchOf, placeTypeLabel, type Place } from '@forkvote/contracts';
+import { batchOf, PLACES_PER_BATCH, placeTypeLabel, type Place } from '@forkvote/contracts';
 import { Alert, Button } from 'antd';
-import { useEffect, useState } from 'react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
+import { DemoPlacesNotice, PlaceFacts, PlacePhoto } from '../../components/place-facts';
 import { StatusTag } from '../../components/status-tag';
 import { ConnectionStatus } from '../../room/connection-status';
 import { useRoom } from '../../room/room-context';
@@ -19,15 +20,26 @@ const typeLabel = (place: Place) =>
     place.primaryType ?? place.types.find((t) => t !== 'restaurant') ?? place.types[0] ?? 'restaurant',
   );
 
-/** One place of the batch, with Yes and No as a real radio group (arrow keys move between the two). */
+type Choice = 'up' | 'down';
+
+/**
+ * One place of the batch, with Yes and No as a real radio group (arrow keys move between the two). The card
+ * itself takes focus: there, Y and N choose and the arrow keys move to the next or previous card.
+ */
 function PlaceCard({
   place,
+  position,
   choice,
   onChoose,
+  cardRef,
+  onCardKey,
 }: {
   place: Place;
-  choice?: 'up' | 'down';
-  onChoose: (c: 'up' | 'down') => void;
+  position: number;
+  choice?: Choice;
+  onChoose: (c: Choice) => void;
+  cardRef: (element: HTMLElement | null) => void;
+  onCardKey: (event: ReactKeyboardEvent<HTMLElement>) => void;
 }) {
   const name = place.displayName.text;
   const option = (value: 'up' | 'down', label: string, icon: ReactNode) => (
@@ -46,9 +58,15 @@ function PlaceCard({
     <article
       className={`fv-place fv-light-card${choice ? ` fv-place-${choice}` : ''}`}
       data-testid="place-card"
+      tabIndex={0}
+      ref={cardRef}
+      onKeyDown={onCardKey}
+      aria-label={`Place ${position} of ${PLACES_PER_BATCH}: ${name}${choice ? `, ${choice === 'up' ? 'yes' : 'no'}` : ''}`}
     >
+      <PlacePhoto place={place} />
       <h2 className="fv-place-name">{name}</h2>
       <span className="fv-chip">{typeLabel(place)}</span>
+      <PlaceFacts place={place} />
       <p className="fv-muted fv-place-address">{place.shortFormattedAddress || place.formattedAddress}</p>
       <a href={place.googleMapsUri} target="_blank" rel="noreferrer">
         <EnvironmentOutlined /> Open in maps
@@ -61,28 +79,116 @@ function PlaceCard({
   );
 }
 
-export function VotingPage() {
-  const { state, vote } = useRoom();
-  useRoomNavigation('/voting');
-  const [choices, setChoices] = useState<Record<string, 'up' | 'down'>>({});
-  const batch = batchOf(state.voting.places, state.voting.batchIndex);
-  useEffect(() => setChoices({}), [state.voting.batchIndex]);
-  if (!state.room.waitingRoom) return <NoRoomDialog within="session" />;
+/** Keys typed into a field are the field's, not shortcuts. */
+const isTyping = (target: EventTarget | null) =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) &&
+  !(target instanceof HTMLInputElement && target.type === 'radio');
 
-  const users = state.room.waitingRoom.users;
+/** The host's reminder to those who have not voted, with what came of it. */
+function NudgeButton() {
+  const { nudge } = useRoom();
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
+  return (
+    <div className="fv-nudge">
+      <Button
+        onClick={async () => {
+          setBusy(true);
+          setOutcome(await nudge());
+          setBusy(false);
+        }}
+        loading={busy}
+      >
+        Nudge
+      </Button>
+      <span role="status" className={outcome?.ok === false ? 'fv-nudge-refused' : 'fv-muted'}>
+        {outcome?.message ?? 'Remind everyone still pending.'}
+      </span>
+    </div>
+  );
+}
+
+export function VotingPage() {
+  const { state, vote, dispatch } = useRoom();
+  useRoomNavigation('/voting');
+  const [choices, setChoices] = useState<Record<string, Choice>>({});
+  const [announcement, setAnnouncement] = useState('');
+  const cards = useRef<(HTMLElement | null)[]>([]);
+  const batch = batchOf(state.voting.places, state.voting.batchIndex);
+  useEffect(() => {
+    setChoices({});
+    setAnnouncement('');
+  }, [state.voting.batchIndex]);
+
   const complete = batch.length > 0 && batch.every((p) => choices[p.id]);
+  const chosenCount = batch.filter((p) => choices[p.id]).length;
   const submit = () => vote(batch.map((p) => ({ placeId: p.id, voteType: choices[p.id] })));
+  const canSubmit = complete && !state.voting.isLoading && !state.voting.voted;
+
+  const choose = (index: number, choice: Choice) => {
+    const place = batch[index];
+    const next = { ...choices, [place.id]: choice };
+    setChoices(next);
+    const count = batch.filter((p) => next[p.id]).length;
+    setAnnouncement(
+      `${choice === 'up' ? 'Yes' : 'No'} for ${place.displayName.text}. ${count} of ${batch.length} chosen.` +
+        (count === batch.length ? ' Press Enter to submit.' : ''),
+    );
+  };
+  const focusCard = (index: number) => cards.current[(index + batch.length) % batch.length]?.focus();
+
+  /** On a card: Y / N choose it and move on; the arrow keys move between cards. */
+  const onCardKey = (index: number) => (event: ReactKeyboardEvent<HTMLElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
+    const key = event.key.toLowerCase();
+    const onCard = event.target === event.currentTarget;
+    if (key === 'y' || key === 'n') {
+      event.preventDefault();
+      choose(index, key === 'y' ? 'up' : 'down');
+      if (index < batch.length - 1) focusCard(index + 1);
+    } else if (onCard && (key === 'arrowright' || key === 'arrowdown')) {
+      event.preventDefault();
+      focusCard(index + 1);
+    } else if (onCard && (key === 'arrowleft' || key === 'arrowup')) {
+      event.preventDefault();
+      focusCard(index - 1);
+    }
+  };
+
+  // Enter anywhere on the page (but on a link, a button or a field) submits once all 5 are chosen.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Enter' || event.defaultPrevented || !canSubmit) return;
+      const target = event.target as HTMLElement | null;
+      if (isTyping(target) || target?.closest('a, button, [role="dialog"]')) return;
+      event.preventDefault();
+      void vote(batch.map((p) => ({ placeId: p.id, voteType: choices[p.id] })));
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  if (!state.room.waitingRoom) return <NoRoomDialog within="session" />;
+  const users = state.room.waitingRoom.users;
+  const pending = users.filter(
+    (u) => !state.voting.usersVoted.includes(u.userId) && u.userId !== state.room.userId,
+  );
 
   return (
     <div className="fv-page">
       <h1 className="fv-page-title">Time to Vote!</h1>
       <ConnectionStatus />
-      {state.voting.demo && (
+      {state.voting.demo && <DemoPlacesNotice />}
+      {state.voting.nudgedBy && !state.voting.voted && (
         <Alert
           type="info"
           showIcon
-          message="Demo places: no places provider is reachable, so these are made up."
-          className="fv-form-alert"
+          closable
+          onClose={() => dispatch({ type: 'nudgeSeen' })}
+          message={`${state.voting.nudgedBy} is waiting for your votes. No rush, just a friendly nudge!`}
+          className="fv-form-alert fv-nudge-banner"
+          role="status"
         />
       )}
       {state.voting.voted ? (
@@ -104,32 +210,48 @@ export function VotingPage() {
               );
             })}
           </ul>
+          {state.room.isHost && pending.length > 0 && <NudgeButton />}
         </section>
       ) : (
         <>
           <p className="fv-muted">
             Batch {state.voting.batchIndex + 1}: say yes to every place you would happily go to.
+            <span className="fv-keys-hint">
+              {' '}
+              Keyboard: <kbd>Y</kbd> yes, <kbd>N</kbd> no, arrow keys move, <kbd>Enter</kbd> submits.
+            </span>
           </p>
           <div className="fv-place-grid">
-            {batch.map((place) => (
+            {batch.map((place, index) => (
               <PlaceCard
                 key={place.id}
                 place={place}
+                position={index + 1}
                 choice={choices[place.id]}
-                onChoose={(c) => setChoices({ ...choices, [place.id]: c })}
+                onChoose={(c) => choose(index, c)}
+                cardRef={(element) => (cards.current[index] = element)}
+                onCardKey={onCardKey(index)}
               />
             ))}
           </div>
-          <Button
-            type="primary"
-            size="large"
-            className="fv-submit-votes"
-            disabled={!complete}
-            loading={state.voting.isLoading}
-            onClick={submit}
-          >
-            Submit Votes
-          </Button>
+          <div className="fv-submit-row">
+            <Button
+              type="primary"
+              size="large"
+              className="fv-submit-votes"
+              disabled={!complete}
+              loading={state.voting.isLoading}
+              onClick={submit}
+            >
+              Submit Votes
+            </Button>
+            <span className="fv-muted" data-testid="chosen-count">
+              {chosenCount} of {batch.length} chosen
+            </span>
+          </div>
+          <div className="fv-visually-hidden" aria-live="polite" data-testid="vote-announcer">
+            {announcement}
+          </div>
           {/* Beside Submit, where the person is looking when it fails, not at the top of a long page. */}
           {state.voting.error && (
             <Alert

@@ -1,0 +1,86 @@
+import { formatDistance, priceSigns, priceWords, type Place, type RadiusUnit } from '@forkvote/contracts';
+import { Alert } from 'antd';
+
+/*
+ * What a card says about a place beyond its name: photo, rating, price, open now, distance. Plain markup
+ * (the voting page stays light on a phone), shared by voting, results and discovery; each fact shows only
+ * where the provider has it (OpenStreetMap has no rating, price or photo).
+ */
+
+const COUNT = new Intl.NumberFormat('en-US');
+
+/** The place's photo through our gateway, with the credit the provider asks for; nothing without one. */
+export function PlacePhoto({ place }: { place: Place }) {
+  if (!place.photo) return null;
+  const credits = place.photo.attributions;
+  return (
+    <figure className="fv-place-photo">
+      <img src={place.photo.uri} alt="" loading="lazy" decoding="async" width={400} height={240} />
+      {credits.length > 0 && (
+        <figcaption>
+          Photo:{' '}
+          {credits.map((credit, index) => (
+            <span key={credit.displayName}>
+              {index > 0 && ', '}
+              {credit.uri ? (
+                <a href={credit.uri} target="_blank" rel="noreferrer">
+                  {credit.displayName}
+                </a>
+              ) : (
+                credit.displayName
+              )}
+            </span>
+          ))}
+        </figcaption>
+      )}
+    </figure>
+  );
+}
+
+export function PlaceFacts({ place, unit }: { place: Place; unit?: RadiusUnit }) {
+  const price = priceSigns(place.priceLevel);
+  const openNow = place.currentOpeningHours?.openNow;
+  const facts = [
+    place.rating !== undefined && (
+      <li
+        key="rating"
+        aria-label={`Rated ${place.rating.toFixed(1)} of 5${place.userRatingCount ? ` from ${COUNT.format(place.userRatingCount)} ratings` : ''}`}
+      >
+        <span className="fv-star" aria-hidden="true">
+          ★
+        </span>{' '}
+        {place.rating.toFixed(1)}
+        {place.userRatingCount !== undefined && (
+          <span className="fv-muted"> ({COUNT.format(place.userRatingCount)})</span>
+        )}
+      </li>
+    ),
+    price && (
+      <li key="price" aria-label={`Price: ${priceWords(place.priceLevel)}`}>
+        {price}
+      </li>
+    ),
+    openNow !== undefined && (
+      <li key="open" className={openNow ? 'fv-open' : 'fv-closed'}>
+        {openNow ? 'Open now' : 'Closed now'}
+      </li>
+    ),
+    unit && place.distanceMeters !== undefined && (
+      <li key="distance">{formatDistance(place.distanceMeters, unit)} away</li>
+    ),
+  ].filter(Boolean);
+  if (facts.length === 0) return null;
+  return <ul className="fv-facts">{facts}</ul>;
+}
+
+/** Said wherever demo places are shown, so nobody takes them for real restaurants. */
+export function DemoPlacesNotice() {
+  return (
+    <Alert
+      type="info"
+      showIcon
+      message="Demo places: no places provider is reachable, so these are made up."
+      className="fv-form-alert"
+    />
+  );
+}

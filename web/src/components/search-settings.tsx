@@ -1,0 +1,360 @@
+import { AimOutlined, FilterOutlined } from '@ant-design/icons';
+import {
+  defaultTypeFilter,
+  placeTypeLabel,
+  PRICE_FILTER_LEVELS,
+  priceSigns,
+  RADIUS_LIMITS,
+  radiusToMeters,
+  ZIPCODE_PATTERN,
+  type PriceLevel,
+  type RadiusUnit,
+  type RankPreference,
+  type TypeFilter,
+  type WireUser,
+} from '@forkvote/contracts';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Progress,
+  Radio,
+  Select,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { api } from '../api/endpoints';
+import { ApiError } from '../api/http';
+import { TypeFilterEditor } from './type-filter-editor';
+
+/*
+ * Where and what to search, with SPEC §2/§5's rules: zip code or browser location, radius in miles or km,
+ * sort, the Filtering dialog, and "Open now" and price. The waiting room's host and the discovery page
+ * use the same fields, and discovery can hand its settings to a new session.
+ */
+
+const GEO_TIMEOUT_MS = 5000;
+const LOCATION_ERROR_MS = 3000;
+const LOCATION_ERROR =
+  'Unable to get your location. Please check your browser permissions or use zip code instead.';
+const HANDOFF_KEY = 'forkvote.searchSettings';
+
+type LocationMode = 'zip' | 'browser';
+type Coordinates = { latitude: number; longitude: number };
+type GeoState = { status: 'notStarted' | 'loading' | 'success' | 'error'; coords?: Coordinates };
+
+/** Everything the fields hold, as handed from discovery to a new session. */
+export interface SearchSettingsValue {
+  mode: LocationMode;
+  zip: string;
+  coords?: Coordinates;
+  unit: RadiusUnit;
+  radius: number | null;
+  sort: RankPreference;
+  filter: TypeFilter;
+  openNow: boolean;
+  priceLevels: PriceLevel[];
+}
+
+/** What a search sends (SPEC §3's start payload without maxResultCount, plus open now and price). */
+export interface SearchCriteria {
+  latitude: number;
+  longitude: number;
+  radiusInMeters: number;
+  includedTypes: string[];
+  excludedTypes: string[];
+  rankPreference: RankPreference;
+  openNow?: boolean;
+  priceLevels?: PriceLevel[];
+}
+
+/** Keeps settings for the next page of this tab (discovery → create a session → waiting room). */
+export function handOffSearchSettings(value: SearchSettingsValue): void {
+  sessionStorage.setItem(HANDOFF_KEY, JSON.stringify(value));
+}
+
+/** The settings handed off to this page, if any (read during render: it has no effect). */
+export function handedOffSearchSettings(): SearchSettingsValue | null {
+  try {
+    const stored = sessionStorage.getItem(HANDOFF_KEY);
+    return stored ? (JSON.parse(stored) as SearchSettingsValue) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets the handed-off settings once a page has taken them: they were for one session. */
+export function forgetHandedOffSearchSettings(): void {
+  sessionStorage.removeItem(HANDOFF_KEY);
+}
+
+const checkZip = (value: string) => {
+  if (!value) return 'Please enter a zip code.';
+  return ZIPCODE_PATTERN.test(value) ? null : 'Please enter a valid 5-digit zip code.';
+};
+
+export type SearchSettings = ReturnType<typeof useSearchSettings>;
+
+/**
+ * The fields' state. `handedOff` (from discovery) wins over the signed-in user's saved preferences, which
+ * otherwise are the defaults (SPEC §4).
+ */
+export function useSearchSettings(me: WireUser | undefined, handedOff: SearchSettingsValue | null = null) {
+  const [mode, setMode] = useState<LocationMode>(handedOff?.mode ?? 'zip');
+  const [zip, setZip] = useState(handedOff?.zip ?? '');
+  const [zipError, setZipError] = useState<string | null>(null);
+  const [geo, setGeo] = useState<GeoState>(
+    handedOff?.coords ? { status: 'success', coords: handedOff.coords } : { status: 'notStarted' },
+  );
+  const [geoCountdown, setGeoCountdown] = useState(100);
+  const [unit, setUnit] = useState<RadiusUnit>(handedOff?.unit ?? 'miles');
+  const [radius, setRadius] = useState<number | null>(handedOff?.radius ?? RADIUS_LIMITS.miles.default);
+  const [sort, setSort] = useState<RankPreference>(handedOff?.sort ?? 'popularity');
+  const [filter, setFilter] = useState<TypeFilter>(handedOff?.filter ?? defaultTypeFilter());
+  const [openNow, setOpenNow] = useState(handedOff?.openNow ?? false);
+  const [priceLevels, setPriceLevels] = useState<PriceLevel[]>(handedOff?.priceLevels ?? []);
+
+  useEffect(() => {
+    if (!me || handedOff) return;
+    setFilter(defaultTypeFilter(me));
+    if (me.defaultZipcode) setZip(me.defaultZipcode);
+  }, [me, handedOff]);
+
+  // Location error: message and a 3-second countdown, then back to zip code.
+  useEffect(() => {
+    if (geo.status !== 'error') return;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const left = Math.max(0, 100 - ((Date.now() - started) / LOCATION_ERROR_MS) * 100);
+      setGeoCountdown(left);
+      if (left === 0) {
+        clearInterval(timer);
+        setGeo({ status: 'notStarted' });
+        setMode('zip');
+      }
+    }, 50);
+    return () => clearInterval(timer);
+  }, [geo.status]);
+
+  const locate = () => {
+    setGeo({ status: 'loading' });
+    setGeoCountdown(100);
+    if (!navigator.geolocation) return setGeo({ status: 'error' });
+    navigator.geolocation.getCurrentPosition(
+      (position) =>
+        setGeo({
+          status: 'success',
+          coords: { latitude: position.coords.latitude, longitude: position.coords.longitude },
+        }),
+      () => setGeo({ status: 'error' }),
+      { enableHighAccuracy: true, timeout: GEO_TIMEOUT_MS },
+    );
+  };
+
+  const coordinates = async (): Promise<Coordinates | null> => {
+    if (mode === 'browser') return geo.coords ?? null;
+    const problem = checkZip(zip);
+    setZipError(problem);
+    if (problem) return null;
+    try {
+      const found = await api.geocode(zip);
+      return { latitude: found.lat, longitude: found.lon };
+    } catch (err) {
+      setZipError(
+        err instanceof ApiError && err.status === 404
+          ? 'Could not find location for this zip code.'
+          : 'Error looking up zip code location.',
+      );
+      return null;
+    }
+  };
+
+  /** The search to send, or the SPEC's message for what is missing. */
+  const resolve = async (): Promise<{ criteria: SearchCriteria } | { error: string }> => {
+    const coords = await coordinates();
+    if (!coords) return { error: 'Please provide location information' };
+    const limits = RADIUS_LIMITS[unit];
+    if (radius === null || radius < limits.min || radius > limits.max) {
+      return { error: `Please choose a search radius between ${limits.min} and ${limits.max} ${unit}.` };
+    }
+    return {
+      criteria: {
+        ...coords,
+        radiusInMeters: radiusToMeters(radius, unit),
+        includedTypes: filter.included,
+        excludedTypes: filter.excluded,
+        rankPreference: sort,
+        ...(openNow ? { openNow: true } : {}),
+        ...(priceLevels.length > 0 ? { priceLevels } : {}),
+      },
+    };
+  };
+
+  const value: SearchSettingsValue = {
+    mode,
+    zip,
+    coords: mode === 'browser' ? geo.coords : undefined,
+    unit,
+    radius,
+    sort,
+    filter,
+    openNow,
+    priceLevels,
+  };
+
+  return {
+    value,
+    fields: {
+      mode,
+      setMode,
+      zip,
+      setZip,
+      zipError,
+      setZipError,
+      geo,
+      geoCountdown,
+      locate,
+      unit,
+      setUnit,
+      radius,
+      setRadius,
+      sort,
+      setSort,
+      filter,
+      setFilter,
+      openNow,
+      setOpenNow,
+      priceLevels,
+      setPriceLevels,
+    },
+    resolve,
+  };
+}
+
+/** The fields, laid out as one vertical form. */
+export function SearchSettingsFields({ settings }: { settings: SearchSettings }) {
+  const f = settings.fields;
+  const [filterOpen, setFilterOpen] = useState(false);
+  const summary =
+    f.filter.included[0] === 'restaurant' && f.filter.excluded.length === 0
+      ? 'All restaurants'
+      : `${f.filter.included.filter((t) => t !== 'restaurant').length} included, ${f.filter.excluded.length} excluded`;
+
+  return (
+    <Form layout="vertical" component="div">
+      <Form.Item label="Location">
+        <Radio.Group value={f.mode} onChange={(e) => f.setMode(e.target.value)} optionType="button">
+          <Radio.Button value="zip">Zip code</Radio.Button>
+          <Radio.Button value="browser">Browser location</Radio.Button>
+        </Radio.Group>
+      </Form.Item>
+      {f.mode === 'zip' ? (
+        <Form.Item label="Zip code" validateStatus={f.zipError ? 'error' : ''} help={f.zipError ?? undefined}>
+          <Input
+            value={f.zip}
+            maxLength={5}
+            inputMode="numeric"
+            onChange={(e) => f.setZip(e.target.value.trim())}
+            onBlur={() => f.setZipError(checkZip(f.zip))}
+            placeholder="e.g. 10001"
+            aria-label="Zip code"
+          />
+        </Form.Item>
+      ) : (
+        <Form.Item>
+          {f.geo.status === 'error' ? (
+            <div role="alert">
+              <Alert type="error" message={LOCATION_ERROR} showIcon />
+              <Progress percent={f.geoCountdown} showInfo={false} size="small" status="exception" />
+            </div>
+          ) : f.geo.status === 'success' ? (
+            <Alert type="success" showIcon message="Using your current location." />
+          ) : (
+            <Button icon={<AimOutlined />} onClick={f.locate} loading={f.geo.status === 'loading'}>
+              Use my location
+            </Button>
+          )}
+        </Form.Item>
+      )}
+      <Form.Item label="Search radius">
+        <Space.Compact>
+          <InputNumber
+            min={RADIUS_LIMITS[f.unit].min}
+            max={RADIUS_LIMITS[f.unit].max}
+            value={f.radius}
+            onChange={(v) => f.setRadius(v)}
+            aria-label="Search radius"
+          />
+          <Select
+            value={f.unit}
+            onChange={(u: RadiusUnit) => {
+              f.setUnit(u);
+              f.setRadius((r) => (r === null ? r : Math.min(r, RADIUS_LIMITS[u].max)));
+            }}
+            options={[
+              { value: 'miles', label: 'miles' },
+              { value: 'km', label: 'km' },
+            ]}
+            aria-label="Radius unit"
+          />
+        </Space.Compact>
+      </Form.Item>
+      <Form.Item label="Sort By">
+        <Select
+          value={f.sort}
+          onChange={f.setSort}
+          className="fv-sort"
+          options={[
+            { value: 'popularity', label: 'Popularity' },
+            { value: 'distance', label: 'Distance' },
+          ]}
+          aria-label="Sort By"
+        />
+      </Form.Item>
+      <Form.Item label="Restaurant types">
+        <Space wrap>
+          <Button icon={<FilterOutlined />} onClick={() => setFilterOpen(true)}>
+            Filtering
+          </Button>
+          <Typography.Text type="secondary">{summary}</Typography.Text>
+          {f.filter.included
+            .filter((t) => t !== 'restaurant')
+            .slice(0, 4)
+            .map((t) => (
+              <Tag key={t}>{placeTypeLabel(t)}</Tag>
+            ))}
+        </Space>
+      </Form.Item>
+      <Form.Item label="Price" extra="Places with no known price are kept.">
+        <Checkbox.Group
+          value={f.priceLevels}
+          onChange={(levels) => f.setPriceLevels(levels as PriceLevel[])}
+          options={PRICE_FILTER_LEVELS.map((level) => ({ value: level, label: priceSigns(level) }))}
+          aria-label="Price"
+        />
+      </Form.Item>
+      <Form.Item>
+        <label className="fv-switch-label">
+          <Switch checked={f.openNow} onChange={f.setOpenNow} aria-label="Open now only" /> Open now only
+        </label>
+      </Form.Item>
+      <Modal
+        title="Filtering"
+        open={filterOpen}
+        onCancel={() => setFilterOpen(false)}
+        onOk={() => setFilterOpen(false)}
+        okText="Done"
+        width={640}
+      >
+        <TypeFilterEditor value={f.filter} onChange={f.setFilter} />
+      </Modal>
+    </Form>
+  );
+}

@@ -369,6 +369,26 @@ describe('rooms and live events', () => {
     expect((await vote(guest, room.code, guestId, ids.slice(0, 5), () => true)).status).toBe(403);
   });
 
+  it('passes open now and price from start to the search, and refuses bad ones', async () => {
+    const h = await host();
+    const room = await openRoom(h);
+    const bad = await start(h, room.hostToken, { ...START, priceLevels: ['PRICE_LEVEL_GRATIS'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Unknown price level');
+    expect((await start(h, room.hostToken, { ...START, openNow: 'perhaps' })).status).toBe(400);
+
+    const res = await start(h, room.hostToken, {
+      ...START,
+      priceLevels: ['PRICE_LEVEL_INEXPENSIVE'],
+      openNow: false,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.places.length).toBeGreaterThan(0);
+    for (const place of res.body.places) {
+      expect([undefined, 'PRICE_LEVEL_INEXPENSIVE', 'PRICE_LEVEL_FREE']).toContain(place.priceLevel);
+    }
+  });
+
   it('lets the host nudge those who have not voted, once per member per 30 s', async () => {
     const h = await host();
     const room = await openRoom(h);

@@ -154,7 +154,7 @@ function pipeLines(stream, name, sink) {
 
 /**
  * Spawns the four services and the gateway from their builds.
- * @param {{ env?: Record<string,string>, port?: number, output?: (line: string) => void, services?: string[] }} options
+ * @param {{ env?: Record<string,string>, processEnv?: Record<string, Record<string,string>>, port?: number, output?: (line: string) => void, services?: string[] }} options
  */
 async function startProcesses(options = {}) {
   const port = options.port ?? 3000;
@@ -171,7 +171,7 @@ async function startProcesses(options = {}) {
     const profiled = (env.PROFILE ?? '').split(',').includes(name);
     const profileArgs = profiled ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.profiles')}`] : [];
     const child = spawn(process.execPath, ['--enable-source-maps', ...profileArgs, entry], {
-      env: { ...env, INSTANCE_ID: as, ...overrides },
+      env: { ...env, INSTANCE_ID: as, ...options.processEnv?.[name], ...overrides },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     pipeLines(child.stdout, as, output);

@@ -14,11 +14,22 @@ async function main() {
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
 
+  // Each service's /live, /ready and /metrics on a port of its own (one machine, so one port each).
+  const healthPorts = { auth: 9101, rooms: 9102, billing: 9103, places: 9104 };
+  const metricsPort = Number(process.env.METRICS_PORT || 9464);
   const postgres = await ensurePostgres();
   const redis = await ensureRedis();
   const stack = await startProcesses({
     port,
-    env: { DATABASE_URL: postgres.url, REDIS_URL: redis.url, LOG_FORMAT: process.env.LOG_FORMAT || 'pretty' },
+    env: {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      LOG_FORMAT: process.env.LOG_FORMAT || 'pretty',
+      METRICS_PORT: String(metricsPort),
+    },
+    processEnv: Object.fromEntries(
+      Object.entries(healthPorts).map(([name, port]) => [name, { HEALTH_PORT: String(port) }]),
+    ),
   });
 
   let stopping = false;
@@ -36,7 +47,12 @@ async function main() {
 
   await stack.waitHealthy(90_000);
   console.log(
-    `\nForkVote is running at http://localhost:${port}  (API docs: http://localhost:${port}/api/docs)\nPress Ctrl-C to stop.\n`,
+    `\nForkVote is running at http://localhost:${port}  (API docs: http://localhost:${port}/api/docs)\n` +
+      `Metrics: gateway http://localhost:${metricsPort}/metrics; ` +
+      Object.entries(healthPorts)
+        .map(([name, p]) => `${name} http://localhost:${p}/metrics`)
+        .join(', ') +
+      '\nPress Ctrl-C to stop.\n',
   );
 }
 

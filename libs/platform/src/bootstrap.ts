@@ -7,7 +7,8 @@ import { REDIS } from './redis';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig, PlatformConfig } from './config';
 import { createLogger } from './logger';
-import { createServiceServer } from './transport';
+import { registerPoolGauges, registerStreamGauges, serveMetrics, startProcessMetrics } from './metrics';
+import { createServiceServer, streamKeys } from './transport';
 
 /** Creates and starts one service on the shared transport. Used by `main.ts` and by tests. */
 export async function startService(
@@ -16,6 +17,7 @@ export async function startService(
   config: PlatformConfig = loadConfig(PlatformConfig),
 ): Promise<INestMicroservice> {
   const logger = createLogger(service, config);
+  startProcessMetrics(service);
   const app = await NestFactory.createMicroservice(module, {
     strategy: createServiceServer(service, config),
     logger,
@@ -23,13 +25,16 @@ export async function startService(
   });
   app.enableShutdownHooks();
   await app.listen();
+  registerPoolGauges(app.get(DataSource));
+  registerStreamGauges(app.get<Redis>(REDIS), () => [streamKeys.requests(config.REDIS_PREFIX, service)]);
   if (config.HEALTH_PORT > 0) startProbeServer(app, config.HEALTH_PORT);
   return app;
 }
 
 /**
- * Services speak only over Redis; this tiny HTTP server is for the orchestrator: `/live` says the process
- * runs, `/ready` that its database and Redis answer and it is not shutting down.
+ * Services speak only over Redis; this tiny HTTP server is for the orchestrator and Prometheus: `/live`
+ * says the process runs, `/ready` that its database and Redis answer and it is not shutting down,
+ * `/metrics` what it is doing.
  */
 function startProbeServer(app: INestMicroservice, port: number): Server {
   const dataSource = app.get(DataSource);
@@ -41,6 +46,7 @@ function startProbeServer(app: INestMicroservice, port: number): Server {
       res.end(JSON.stringify(body));
     };
     if (req.url === '/live') return answer(200, { status: 'ok' });
+    if (req.url === '/metrics') return void serveMetrics(req, res);
     if (req.url !== '/ready') return answer(404, { status: 'not found' });
     void Promise.all([
       checkDependency(() => dataSource.query('SELECT 1')),

@@ -11,3 +11,4 @@ export * from './bootstrap';
 export * from './validate';
 export * from './rpc-pipeline';
 export * from './tokens';
+export * from './metrics';

@@ -18,6 +18,8 @@ export interface RunningStack {
 
 export function startTestStack(options?: {
   env?: Record<string, string>;
+  /** Variables for one process only, by its name (`rooms`, `gateway`): a port of its own, say. */
+  processEnv?: Record<string, Record<string, string>>;
   output?: (line: string) => void;
   services?: string[];
 }): Promise<RunningStack>;

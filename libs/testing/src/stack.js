@@ -94,6 +94,7 @@ async function startTestStack(options = {}) {
     port,
     output: options.output ?? quiet,
     services: options.services,
+    processEnv: options.processEnv,
     env: {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
@@ -101,6 +102,8 @@ async function startTestStack(options = {}) {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       PLACES_PROVIDER: 'demo',
+      // Many stacks run at once: no fixed metrics port (a test that reads metrics picks its own).
+      METRICS_PORT: '0',
       // Where the test's browser finds the gateway: state changes must come from this origin.
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...options.env,

@@ -3,8 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { createLogger } from '@forkvote/platform';
+import { createLogger, startProcessMetrics } from '@forkvote/platform';
 import { bodyGuard } from './common/body-guard';
+import { httpMetrics } from './common/http-metrics';
 import { requestOriginGuard, securityHeaders } from './common/http-security';
 import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
@@ -17,6 +18,9 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
     // Stripe signs the exact bytes it sends; the webhook needs them, not re-serialised JSON.
     rawBody: true,
   });
+  startProcessMetrics('gateway');
+  // First, so requests refused by the guards below are counted too.
+  app.use(httpMetrics());
   app.use(securityHeaders(config));
   // Before any body is parsed: a state change from another origin, or not in JSON, goes no further.
   app.use(requestOriginGuard(config));

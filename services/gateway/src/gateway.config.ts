@@ -27,6 +27,10 @@ export class GatewayConfig extends PlatformConfig {
   @IntSetting(0, 65535)
   PORT = 3000;
 
+  /** Prometheus `/metrics`, on a port of its own so the public port never serves it; 0 turns it off. */
+  @IntSetting(0, 65535)
+  METRICS_PORT = 9464;
+
   /** Folder of the built web app; served at `/` with client routes falling back to index.html. */
   @IsString()
   WEB_DIST = resolve(__dirname, '../../../web/dist');

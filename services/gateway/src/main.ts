@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { createLogger, exitOnStartupError, loadConfig } from '@forkvote/platform';
+import { createLogger, exitOnStartupError, loadConfig, serveMetrics } from '@forkvote/platform';
+import { createServer } from 'node:http';
 import { createGateway } from './create-gateway';
 import { GatewayConfig } from './gateway.config';
 
@@ -7,7 +8,19 @@ async function main(): Promise<void> {
   const config = loadConfig(GatewayConfig);
   const app = await createGateway(config);
   await app.listen(config.PORT);
-  createLogger('gateway', config).log(`gateway is listening on ${await app.getUrl()}`);
+  const logger = createLogger('gateway', config);
+  logger.log(`gateway is listening on ${await app.getUrl()}`);
+  if (config.METRICS_PORT > 0) {
+    const metrics = createServer((req, res) => {
+      if (req.url === '/metrics') return void serveMetrics(req, res);
+      res.writeHead(404).end();
+    });
+    // A second gateway on the same machine finds the port taken: it serves without metrics, and says so.
+    metrics.on('error', (err) => logger.warn(`metrics port ${config.METRICS_PORT}: ${err.message}`));
+    metrics.listen(config.METRICS_PORT, () => logger.log(`metrics on port ${config.METRICS_PORT}`));
+    // Not a reason to stay up: the app's own shutdown decides when the process ends.
+    metrics.unref();
+  }
 }
 
 main().catch((err: unknown) => exitOnStartupError('gateway', err));

@@ -3,6 +3,7 @@ import { ClientProxy, ReadPacket, WritePacket } from '@nestjs/microservices';
 import { ERROR_CODES, rpcError, serviceOfPattern } from '@forkvote/contracts';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { rpcClientDuration, rpcOutcome } from '../metrics';
 import { ReplyEnvelope, RequestEnvelope, streamKeys, StreamsTransportOptions } from './streams-keys';
 
 export interface StreamsClientOptions extends StreamsTransportOptions {
@@ -103,7 +104,15 @@ export class StreamsClient extends ClientProxy {
     const pattern = this.normalizePattern(packet.pattern);
     const service = serviceOfPattern(pattern);
     const deadline = Date.now() + this.options.timeoutMs;
-    this.pending.set(id, { callback, deadline, service });
+    const sent = performance.now();
+    const observed = (answer: WritePacket) => {
+      rpcClientDuration.observe(
+        { pattern, outcome: rpcOutcome(answer.err) },
+        (performance.now() - sent) / 1000,
+      );
+      callback(answer);
+    };
+    this.pending.set(id, { callback: observed, deadline, service });
     const envelope: RequestEnvelope = {
       id,
       pattern,

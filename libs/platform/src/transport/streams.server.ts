@@ -4,6 +4,7 @@ import { isRpcErrorBody, rpcError, RpcErrorBody } from '@forkvote/contracts';
 import Redis from 'ioredis';
 import { hostname } from 'node:os';
 import { lastValueFrom } from 'rxjs';
+import { rpcOutcome, rpcServerDuration } from '../metrics';
 import { RpcErrorFilter } from '../rpc-pipeline';
 import {
   EventEnvelope,
@@ -231,6 +232,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
       return;
     }
     const reply: ReplyEnvelope = { id: request.id };
+    const started = performance.now();
     const handler = this.getHandlerByPattern(request.pattern);
     if (!handler) {
       reply.err = rpcError(501, `No handler for ${request.pattern}`);
@@ -245,6 +247,10 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
         reply.err = this.toErrorBody(err);
       }
     }
+    rpcServerDuration.observe(
+      { pattern: handler ? request.pattern : 'unknown', outcome: rpcOutcome(reply.err) },
+      (performance.now() - started) / 1000,
+    );
     // Reply first, then acknowledge: a crash between them redelivers, and the caller ignores a reply
     // whose call it has settled already. (Auto-pipelined: both leave in the batch's one write.)
     await Promise.all([

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { ROOM_EVENTS, RoomEventMap } from '@forkvote/contracts';
 import { REDIS } from '@forkvote/platform';
+import { sseConnections, sseDisconnects, sseFanoutLatency } from '../common/gateway-metrics';
 import { parseRoomEvent, PublishedRoomEvent, roomEventKeys, roomEventsAfter } from '@forkvote/room-events';
 import type { Response } from 'express';
 import Redis from 'ioredis';
@@ -88,6 +89,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     if (!clients) this.rooms.set(member.roomId, (clients = new Set()));
     clients.add(client);
     this.clientCount += 1;
+    sseConnections.inc();
     res.on('close', () => this.detach(member.roomId, client));
 
     res.write('retry: 1000\n\n');
@@ -126,6 +128,9 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
         client.res.write(text);
       }
     }
+    // The event's id is the time (ms) it entered the room's log: from there to written to every client.
+    const published = Number(event.id.split('-')[0]);
+    if (published > 0) sseFanoutLatency.observe(Math.max(0, Date.now() - published) / 1000);
   }
 
   private send(client: SseClient, event: PublishedRoomEvent): void {
@@ -142,6 +147,8 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     const clients = this.rooms.get(roomId);
     if (!clients?.delete(client)) return;
     this.clientCount -= 1;
+    sseConnections.dec();
+    sseDisconnects.inc({ reason: this.shutdown.draining ? 'shutdown' : 'client' });
     if (clients.size === 0) this.rooms.delete(roomId);
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { RoomEventOf } from '@forkvote/contracts';
-import { PlatformConfig, REDIS } from '@forkvote/platform';
+import { PlatformConfig, REDIS, registerQueryGauge } from '@forkvote/platform';
 import { publishRoomEvents } from '@forkvote/room-events';
 import Redis from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
@@ -72,6 +72,16 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
   }
 
   onApplicationBootstrap(): void {
+    registerQueryGauge(
+      'forkvote_room_outbox_backlog',
+      'Room events committed and not yet published to Redis',
+      async () => {
+        const [row] = (await this.dataSource.query(
+          `SELECT count(*)::int AS backlog FROM "rooms"."outbox" WHERE published_at IS NULL`,
+        )) as { backlog: number }[];
+        return row.backlog;
+      },
+    );
     this.running = true;
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.wake();

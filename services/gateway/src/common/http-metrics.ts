@@ -1,0 +1,24 @@
+import { httpDuration, httpRequests } from './gateway-metrics';
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * Counts and times every request by method, route and status. The route is the pattern that matched
+ * (`/api/v1/waiting-room/events/:waitingRoomId`), never the raw path, so room codes and ids do not become
+ * series of their own; the web app's files are `web`, any other path `unmatched`.
+ */
+export function httpMetrics() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    res.once('close', () => {
+      const route = req.route?.path
+        ? `${req.baseUrl}${String(req.route.path)}`
+        : req.path.startsWith('/api/')
+          ? 'unmatched'
+          : 'web';
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      httpRequests.inc(labels);
+      httpDuration.observe(labels, (performance.now() - started) / 1000);
+    });
+    next();
+  };
+}

@@ -12,3 +12,5 @@ export * from './validate';
 export * from './rpc-pipeline';
 export * from './tokens';
 export * from './metrics';
+export * from './request-context';
+export * from './tracing';

@@ -6,6 +6,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createLogger, startProcessMetrics } from '@forkvote/platform';
 import { bodyGuard } from './common/body-guard';
 import { httpMetrics } from './common/http-metrics';
+import { requestTracking } from './common/request-tracking';
 import { requestOriginGuard, securityHeaders } from './common/http-security';
 import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
@@ -21,6 +22,7 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   startProcessMetrics('gateway');
   // First, so requests refused by the guards below are counted too.
   app.use(httpMetrics());
+  app.use(...requestTracking(config));
   app.use(securityHeaders(config));
   // Before any body is parsed: a state change from another origin, or not in JSON, goes no further.
   app.use(requestOriginGuard(config));

@@ -17,6 +17,10 @@ export interface RequestEnvelope {
   replyTo: string;
   /** Epoch ms after which the caller has given up; a replica that sees it later drops it unprocessed. */
   deadline: number;
+  /** The id of the HTTP request (or the request) this call is made for: logged by the handling service. */
+  requestId?: string;
+  /** W3C trace context (`traceparent`, `tracestate`) of the caller's span. */
+  trace?: Record<string, string>;
 }
 
 export interface ReplyEnvelope {

@@ -4,6 +4,8 @@ import { ERROR_CODES, rpcError, serviceOfPattern } from '@forkvote/contracts';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { rpcClientDuration, rpcOutcome } from '../metrics';
+import { currentRequestId } from '../request-context';
+import { context, endSpan, SpanKind, trace, traceHeaders, tracer } from '../tracing';
 import { ReplyEnvelope, RequestEnvelope, streamKeys, StreamsTransportOptions } from './streams-keys';
 
 export interface StreamsClientOptions extends StreamsTransportOptions {
@@ -105,20 +107,28 @@ export class StreamsClient extends ClientProxy {
     const service = serviceOfPattern(pattern);
     const deadline = Date.now() + this.options.timeoutMs;
     const sent = performance.now();
+    const span = tracer().startSpan(pattern, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'rpc.system': 'forkvote-streams', 'rpc.method': pattern, 'rpc.service': service },
+    });
     const observed = (answer: WritePacket) => {
-      rpcClientDuration.observe(
-        { pattern, outcome: rpcOutcome(answer.err) },
-        (performance.now() - sent) / 1000,
-      );
+      const outcome = rpcOutcome(answer.err);
+      rpcClientDuration.observe({ pattern, outcome }, (performance.now() - sent) / 1000);
+      endSpan(span, outcome === 'failed' || outcome === 'timeout', outcome);
       callback(answer);
     };
     this.pending.set(id, { callback: observed, deadline, service });
+    // The request id and trace of the code making the call travel with it (see request-context.ts).
+    const requestId = currentRequestId();
+    const traceContext = traceHeaders(trace.setSpan(context.active(), span));
     const envelope: RequestEnvelope = {
       id,
       pattern,
       data: packet.data,
       replyTo: this.replyChannel,
       deadline,
+      ...(requestId ? { requestId } : {}),
+      ...(traceContext ? { trace: traceContext } : {}),
     };
     const stream = streamKeys.requests(this.options.prefix, service);
     if (this.outbox.push({ id, stream, message: JSON.stringify(envelope) }) === 1) {

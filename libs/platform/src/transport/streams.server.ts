@@ -5,6 +5,8 @@ import Redis from 'ioredis';
 import { hostname } from 'node:os';
 import { lastValueFrom } from 'rxjs';
 import { rpcOutcome, rpcServerDuration } from '../metrics';
+import { requestContext } from '../request-context';
+import { context, contextFrom, endSpan, SpanKind, trace, tracer } from '../tracing';
 import { RpcErrorFilter } from '../rpc-pipeline';
 import {
   EventEnvelope,
@@ -234,22 +236,49 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     const reply: ReplyEnvelope = { id: request.id };
     const started = performance.now();
     const handler = this.getHandlerByPattern(request.pattern);
-    if (!handler) {
-      reply.err = rpcError(501, `No handler for ${request.pattern}`);
-    } else {
-      try {
-        const context = new StreamsContext([request.id, request.pattern]);
-        const result = await lastValueFrom(this.transformToObservable(await handler(request.data, context)), {
-          defaultValue: null,
-        });
-        reply.response = result ?? null;
-      } catch (err) {
-        reply.err = this.toErrorBody(err);
-      }
-    }
-    rpcServerDuration.observe(
-      { pattern: handler ? request.pattern : 'unknown', outcome: rpcOutcome(reply.err) },
-      (performance.now() - started) / 1000,
+    // The caller's request id and trace go on: logs of this handler, and calls it makes, carry them.
+    const requestId = request.requestId ?? request.id;
+    const span = tracer().startSpan(
+      request.pattern,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'rpc.system': 'forkvote-streams', 'rpc.method': request.pattern },
+      },
+      contextFrom(request.trace),
+    );
+    const handlerContext = trace.setSpan(contextFrom(request.trace), span);
+    await requestContext.run({ requestId }, () =>
+      context.with(handlerContext, async () => {
+        if (!handler) {
+          reply.err = rpcError(501, `No handler for ${request.pattern}`);
+          return;
+        }
+        try {
+          const streamsContext = new StreamsContext([request.id, request.pattern]);
+          const result = await lastValueFrom(
+            this.transformToObservable(await handler(request.data, streamsContext)),
+            { defaultValue: null },
+          );
+          reply.response = result ?? null;
+        } catch (err) {
+          reply.err = this.toErrorBody(err);
+        }
+      }),
+    );
+    const outcome = rpcOutcome(reply.err);
+    const seconds = (performance.now() - started) / 1000;
+    rpcServerDuration.observe({ pattern: handler ? request.pattern : 'unknown', outcome }, seconds);
+    endSpan(span, outcome === 'failed', outcome);
+    // One line per handled request (health checks, polled by probes, only at debug).
+    this.logger[request.pattern.endsWith('.health') ? 'debug' : 'log'](
+      {
+        reqId: requestId,
+        pattern: request.pattern,
+        outcome,
+        status: (reply.err as { statusCode?: number } | undefined)?.statusCode ?? 200,
+        durationMs: Math.round(seconds * 10_000) / 10,
+      },
+      'rpc',
     );
     // Reply first, then acknowledge: a crash between them redelivers, and the caller ignores a reply
     // whose call it has settled already. (Auto-pipelined: both leave in the batch's one write.)

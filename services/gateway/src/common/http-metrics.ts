@@ -1,4 +1,5 @@
 import { httpDuration, httpRequests } from './gateway-metrics';
+import { routeOf } from './request-tracking';
 import type { NextFunction, Request, Response } from 'express';
 
 /**
@@ -10,12 +11,7 @@ export function httpMetrics() {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     res.once('close', () => {
-      const route = req.route?.path
-        ? `${req.baseUrl}${String(req.route.path)}`
-        : req.path.startsWith('/api/')
-          ? 'unmatched'
-          : 'web';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
+      const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
       httpRequests.inc(labels);
       httpDuration.observe(labels, (performance.now() - started) / 1000);
     });

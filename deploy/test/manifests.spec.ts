@@ -1,42 +1,60 @@
 import Ajv from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { render, validate } = require('../k8s/render') as {
-  render(dir: string): K8sObject[];
-  validate(object: K8sObject): void;
-};
-
-interface K8sObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
-  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  data?: Record<string, string>;
-}
+import { K8sObject, OPERATOR_KINDS, render, restrictedViolations, validate } from './kustomize';
 
 const K8S = join(__dirname, '..', 'k8s');
+const SERVICES = ['gateway', 'auth', 'rooms', 'billing', 'places'];
 const find = (objects: K8sObject[], kind: string, name: string) =>
   objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+const all = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 
-describe('Kubernetes manifests', () => {
+/** A copy of deploy/k8s with an overlay that uses every optional component (and a secrets.env). */
+function renderWithEveryComponent(): K8sObject[] {
+  const dir = mkdtempSync(join(tmpdir(), 'forkvote-k8s-'));
+  try {
+    cpSync(K8S, dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'components/secrets-from-env-file/secrets.env'),
+      readFileSync(join(K8S, 'components/secrets-from-env-file/secrets.env.example'), 'utf8').replace(
+        'JWT_SECRET=\n',
+        'JWT_SECRET=0123456789abcdef0123456789abcdef\n',
+      ),
+    );
+    const overlay = join(dir, 'overlays/prod/kustomization.yaml');
+    writeFileSync(
+      overlay,
+      readFileSync(overlay, 'utf8') +
+        '\ncomponents:\n  - ../../components/secrets-from-env-file\n  - ../../components/prometheus-operator\n',
+    );
+    return render(join(dir, 'overlays/prod'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('Kubernetes manifests (kubectl kustomize)', () => {
+  const rendered: Record<string, K8sObject[]> = {};
+  const of = (dir: string) => (rendered[dir] ??= render(join(K8S, dir)));
+
   it.each(['base', 'overlays/dev', 'overlays/prod'])(
     '%s renders and every object matches its Kubernetes schema',
     (dir) => {
-      const objects = render(join(K8S, dir));
-      expect(objects.length).toBeGreaterThanOrEqual(20);
+      const objects = of(dir);
+      expect(objects.length).toBeGreaterThanOrEqual(24);
       for (const object of objects) expect(() => validate(object)).not.toThrow();
     },
   );
 
-  it('gives every service a Deployment, Service and PDB with real probes, and HPAs to gateway and rooms', () => {
-    const objects = render(join(K8S, 'base'));
-    for (const name of ['gateway', 'auth', 'rooms', 'billing', 'places']) {
+  it('gives every process a Deployment, Service and PDB with real probes, spread over zones and nodes', () => {
+    const objects = of('base');
+    for (const name of SERVICES) {
       const deployment = find(objects, 'Deployment', name);
-      const container = deployment.spec.template.spec.containers[0];
+      const pod = deployment.spec.template.spec;
+      const container = pod.containers[0];
       expect(container.readinessProbe.httpGet.path).toMatch(/ready$/);
       expect(container.livenessProbe.httpGet.path).toMatch(/live$/);
       expect(container.resources.requests.cpu).toBeDefined();
@@ -44,9 +62,13 @@ describe('Kubernetes manifests', () => {
       expect(find(objects, 'Service', name)).toBeDefined();
       expect(find(objects, 'PodDisruptionBudget', name).spec.minAvailable).toBe(1);
       expect(deployment.metadata.labels!['app.kubernetes.io/part-of']).toBe('forkvote');
+      expect(pod.automountServiceAccountToken).toBe(false);
+      expect(pod.topologySpreadConstraints.map((t: { topologyKey: string }) => t.topologyKey)).toEqual([
+        'topology.kubernetes.io/zone',
+        'kubernetes.io/hostname',
+      ]);
+      expect(deployment.spec.template.metadata.annotations['prometheus.io/scrape']).toBe('true');
     }
-    expect(find(objects, 'HorizontalPodAutoscaler', 'gateway')).toBeDefined();
-    expect(find(objects, 'HorizontalPodAutoscaler', 'rooms')).toBeDefined();
     // Migrations are each service's init step (serialised by an advisory lock), never on start.
     expect(find(objects, 'Deployment', 'rooms').spec.template.spec.initContainers[0].command).toEqual([
       'node',
@@ -56,27 +78,172 @@ describe('Kubernetes manifests', () => {
     expect(find(objects, 'ConfigMap', 'forkvote-config').data!.MIGRATIONS_ON_START).toBe('false');
   });
 
+  it('passes Pod Security "restricted" in every container, init containers included, and enforces it', () => {
+    for (const dir of ['base', 'overlays/dev', 'overlays/prod']) {
+      for (const deployment of all(of(dir), 'Deployment')) {
+        expect(restrictedViolations(deployment.metadata.name, deployment.spec.template.spec)).toEqual([]);
+      }
+    }
+    for (const [dir, namespace] of [
+      ['overlays/dev', 'forkvote-dev'],
+      ['overlays/prod', 'forkvote'],
+    ]) {
+      const ns = find(of(dir), 'Namespace', namespace);
+      expect(ns.metadata.labels!['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    }
+  });
+
+  it('the restricted check refuses what the namespace would refuse', () => {
+    const pod = structuredClone(find(of('base'), 'Deployment', 'rooms').spec.template.spec);
+    delete pod.initContainers[0].securityContext.capabilities;
+    pod.containers[0].securityContext.allowPrivilegeEscalation = true;
+    delete pod.securityContext.seccompProfile;
+    delete pod.containers[0].securityContext.seccompProfile;
+    expect(restrictedViolations('rooms', pod)).toEqual([
+      'rooms/migrate: capabilities not dropped',
+      'rooms/rooms: allowPrivilegeEscalation not false',
+      'rooms/rooms: no seccomp profile',
+    ]);
+  });
+
+  it('applies no Secret: the operator makes it, or the optional component builds it from secrets.env', () => {
+    for (const dir of ['base', 'overlays/dev', 'overlays/prod']) expect(all(of(dir), 'Secret')).toEqual([]);
+    const objects = renderWithEveryComponent();
+    const [secret] = all(objects, 'Secret');
+    expect(secret.metadata.name).toMatch(/^forkvote-secrets-[a-z0-9]{10}$/);
+    // The hashed name is what every pod reads, so a changed value rolls them.
+    for (const deployment of all(objects, 'Deployment')) {
+      for (const container of deployment.spec.template.spec.containers) {
+        expect(container.envFrom.map((e: { secretRef?: { name: string } }) => e.secretRef?.name)).toContain(
+          secret.metadata.name,
+        );
+      }
+    }
+    expect(readFileSync(join(__dirname, '..', '..', '.gitignore'), 'utf8')).toContain(
+      'deploy/k8s/components/secrets-from-env-file/secrets.env',
+    );
+  });
+
+  it('leaves the count to the HPAs, scales the gateway on CPU, and keeps gateway readiness off PostgreSQL', () => {
+    for (const dir of ['base', 'overlays/dev', 'overlays/prod']) {
+      const objects = of(dir);
+      for (const hpa of all(objects, 'HorizontalPodAutoscaler')) {
+        const target = find(objects, 'Deployment', hpa.spec.scaleTargetRef.name);
+        expect(target.spec.replicas).toBeUndefined();
+      }
+    }
+    const base = of('base');
+    expect(
+      all(base, 'HorizontalPodAutoscaler')
+        .map((h) => h.metadata.name)
+        .sort(),
+    ).toEqual(['gateway', 'rooms']);
+    const gatewayHpa = find(base, 'HorizontalPodAutoscaler', 'gateway');
+    expect(gatewayHpa.spec.metrics.map((m: { resource: { name: string } }) => m.resource.name)).toEqual([
+      'cpu',
+    ]);
+    const gateway = find(base, 'Deployment', 'gateway').spec.template.spec.containers[0];
+    const timeoutMs = Number(find(base, 'ConfigMap', 'forkvote-config').data!.HEALTH_TIMEOUT_MS);
+    for (const probe of [gateway.readinessProbe, gateway.livenessProbe]) {
+      expect(probe.timeoutSeconds * 1000).toBeGreaterThan(timeoutMs);
+    }
+    expect(gateway.readinessProbe.failureThreshold).toBeGreaterThanOrEqual(3);
+    expect(gateway.ports.map((p: { name: string }) => p.name)).toEqual(['http', 'metrics']);
+  });
+
+  it('lets only the gateway take traffic, and the services reach only their stores (and their third party)', () => {
+    const policies = all(of('overlays/prod'), 'NetworkPolicy');
+    const named = (name: string) => policies.find((p) => p.metadata.name === name)!;
+    expect(named('default-deny').spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+    const open = policies.filter((p) => p.spec.ingress?.some((rule: { from?: unknown }) => !rule.from));
+    expect(open.map((p) => p.spec.podSelector.matchLabels)).toEqual([
+      { 'app.kubernetes.io/name': 'gateway' },
+    ]);
+    const egressPorts = (name: string) =>
+      named(name)
+        .spec.egress.flatMap((rule: { ports: { port: number }[] }) => rule.ports.map((p) => p.port))
+        .sort((a: number, b: number) => a - b);
+    expect(egressPorts('datastores-egress')).toEqual([53, 53, 5432, 6379]);
+    expect(egressPorts('third-party-egress')).toEqual([443, 465, 587]);
+    expect(named('third-party-egress').spec.podSelector.matchExpressions[0].values).toEqual([
+      'auth',
+      'billing',
+      'places',
+    ]);
+    expect(policies.filter((p) => p.spec.policyTypes.includes('Egress')).length).toBe(3);
+  });
+
   it('routes through a Gateway API HTTPRoute with no timeout on the event stream', () => {
-    const route = find(render(join(K8S, 'base')), 'HTTPRoute', 'forkvote');
+    const route = find(of('base'), 'HTTPRoute', 'forkvote');
     const events = route.spec.rules.find((r: { matches: { path: { value: string } }[] }) =>
       r.matches[0].path.value.includes('/events/'),
     );
     expect(events.timeouts.request).toBe('0s');
   });
 
-  it('applies the overlays: namespace, image tags and replicas', () => {
-    const dev = render(join(K8S, 'overlays/dev'));
-    expect(new Set(dev.map((o) => o.metadata.namespace))).toEqual(new Set(['forkvote-dev']));
-    expect(find(dev, 'Deployment', 'rooms').spec.replicas).toBe(1);
+  it('applies the overlays: namespace, image tags and HPA floors', () => {
+    const dev = of('overlays/dev');
+    expect(new Set(dev.map((o) => o.metadata.namespace ?? o.metadata.name))).toEqual(
+      new Set(['forkvote-dev']),
+    );
+    expect(find(dev, 'Deployment', 'auth').spec.replicas).toBe(1);
+    expect(find(dev, 'HorizontalPodAutoscaler', 'rooms').spec.minReplicas).toBe(1);
     expect(find(dev, 'Deployment', 'rooms').spec.template.spec.containers[0].image).toBe(
       'forkvote/rooms:dev',
     );
     expect(find(dev, 'HTTPRoute', 'forkvote').spec.hostnames).toEqual(['dev.forkvote.example.com']);
-    const prod = render(join(K8S, 'overlays/prod'));
-    expect(find(prod, 'Deployment', 'gateway').spec.replicas).toBe(3);
+    const prod = of('overlays/prod');
+    expect(find(prod, 'HorizontalPodAutoscaler', 'gateway').spec.minReplicas).toBe(3);
     expect(find(prod, 'Deployment', 'gateway').spec.template.spec.containers[0].image).toBe(
       'forkvote/gateway:0.1.0',
     );
+  });
+
+  it('has a PodMonitor, alerts and a dashboard that use only series the processes export', () => {
+    const objects = renderWithEveryComponent();
+    const monitor = objects.find((o) => o.kind === 'PodMonitor')!;
+    expect(monitor.spec.podMetricsEndpoints.map((e: { port: string }) => e.port)).toEqual([
+      'metrics',
+      'probes',
+    ]);
+    const rules = objects.find((o) => o.kind === 'PrometheusRule')!.spec.groups[0].rules as {
+      alert: string;
+      expr: string;
+    }[];
+    expect(rules.map((r) => r.alert)).toEqual(
+      expect.arrayContaining([
+        'ForkVoteErrorRatioHigh',
+        'ForkVoteLatencyP99High',
+        'ForkVoteRequestsPending',
+        'ForkVoteSseConnectionsDropped',
+      ]),
+    );
+    const dashboard = JSON.parse(
+      objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'forkvote-grafana-dashboard')!.data![
+        'forkvote.json'
+      ],
+    ) as { panels: { targets: { expr: string }[] }[] };
+    const exported = new Set(
+      [
+        'libs/platform/src/metrics.ts',
+        'services/gateway/src/common/gateway-metrics.ts',
+        'services/rooms/src/outbox/room-events.outbox.ts',
+      ]
+        .flatMap((file) => [
+          ...readFileSync(join(__dirname, '..', '..', file), 'utf8').matchAll(/'(forkvote_\w+)'/g),
+        ])
+        .map((m) => m[1]),
+    );
+    const used = [
+      ...rules.map((r) => r.expr),
+      ...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)),
+    ]
+      .flatMap((expr) => [...expr.matchAll(/\b(forkvote_\w+?)(?:_bucket|_count|_sum)?\b/g)])
+      .map((m) => m[1]);
+    expect(used.length).toBeGreaterThan(10);
+    for (const name of used) expect(exported).toContain(name);
+    for (const object of objects)
+      if (!OPERATOR_KINDS.has(object.kind)) expect(() => validate(object)).not.toThrow();
   });
 
   it('has an optional nginx Ingress with buffering off and long read timeouts', () => {
@@ -91,10 +258,10 @@ describe('Kubernetes manifests', () => {
   });
 
   it('refuses a broken manifest', () => {
-    const deployment = structuredClone(find(render(join(K8S, 'base')), 'Deployment', 'rooms'));
+    const deployment = structuredClone(find(of('base'), 'Deployment', 'rooms'));
     deployment.spec.replicas = 'three';
     expect(() => validate(deployment)).toThrow(/rooms/);
-    const service = structuredClone(find(render(join(K8S, 'base')), 'Service', 'rooms'));
+    const service = structuredClone(find(of('base'), 'Service', 'rooms'));
     service.spec.ports[0].port = 'eighty';
     expect(() => validate(service)).toThrow();
   });
@@ -128,15 +295,22 @@ describe('docker-compose.yml', () => {
     expect(valid).toBe(true);
   });
 
-  it('waits for healthy PostgreSQL and Redis and publishes the gateway on 3000', () => {
+  it('health-checks every process, waits for healthy stores, and scales the gateway behind a proxy on 3000', () => {
     const file = compose();
     for (const name of ['gateway', 'auth', 'rooms', 'billing', 'places']) {
       expect(file.services[name].depends_on).toEqual({
         postgres: { condition: 'service_healthy' },
         redis: { condition: 'service_healthy' },
       });
+      expect(file.services[name].healthcheck.test.join(' ')).toMatch(/\/(ready|health\/ready)/);
     }
-    expect(file.services.gateway.ports).toEqual(['3000:3000']);
+    // No fixed host port on the gateway, so `--scale gateway=N` can run N of them.
+    expect(file.services.gateway.ports).toBeUndefined();
+    expect(file.services.proxy.ports).toEqual(['3000:8080']);
+    expect(file.services.proxy.depends_on).toEqual({ gateway: { condition: 'service_healthy' } });
+    const nginx = readFileSync(join(__dirname, '..', 'compose', 'nginx.conf'), 'utf8');
+    expect(nginx).toContain('resolver 127.0.0.11');
+    expect(nginx).toMatch(/events\/ \{[^}]*proxy_buffering off/);
     expect(file.services.postgres.healthcheck).toBeDefined();
     expect(file.services.redis.healthcheck).toBeDefined();
   });

@@ -55,4 +55,31 @@ describe('system health through the gateway', () => {
     stack.startOne('billing');
     await stack.waitHealthy(30_000);
   });
+
+  it('stays ready while PostgreSQL is unreachable: readiness asks Redis only, the health report says what is down', async () => {
+    await stack.stopOne('gateway');
+    // The same gateway, with a database address nothing answers on.
+    stack.startOne('gateway', 'gateway', { DATABASE_URL: 'postgres://forkvote@127.0.0.1:1/nothing' });
+    try {
+      const deadline = Date.now() + 30_000;
+      let ready = 0;
+      while (Date.now() < deadline && ready !== 200) {
+        ready = await fetch(`${stack.url}/api/v1/health/ready`).then(
+          (r) => r.status,
+          () => 0,
+        );
+        if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(ready).toBe(200);
+      const readyBody = await (await fetch(`${stack.url}/api/v1/health/ready`)).json();
+      expect(readyBody).toMatchObject({ status: 'ready', redis: { status: 'up' } });
+      expect(readyBody).not.toHaveProperty('database');
+      const report = await request(stack.url).get('/api/v1/health').expect(503);
+      expect(report.body.gateway.database.status).toBe('down');
+    } finally {
+      await stack.stopOne('gateway');
+      stack.startOne('gateway');
+      await stack.waitHealthy(30_000);
+    }
+  });
 });

@@ -69,7 +69,9 @@ export class RoomMemberDto {
   userId: string;
 }
 
-export class LeaveRoomDto extends RoomMemberDto {}
+/** Leave: the member and their room. (The same class, so the API document names one schema for it.) */
+export const LeaveRoomDto = RoomMemberDto;
+export type LeaveRoomDto = RoomMemberDto;
 
 export class VoteItemDto {
   @IsString()
@@ -100,8 +102,9 @@ export class NextBatchDto {
   nextBatchIndex: number;
 }
 
-/** The SPEC's start payload. */
-export class StartRoomDto extends NearbySearchDto {}
+/** The SPEC's start payload: a nearby search. (The same class, so the API document names one schema.) */
+export const StartRoomDto = NearbySearchDto;
+export type StartRoomDto = NearbySearchDto;
 
 export interface RoomUser {
   userId: string;

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { createLogger, startProcessMetrics } from '@forkvote/platform';
 import { bodyGuard } from './common/body-guard';
 import { httpMetrics } from './common/http-metrics';
@@ -10,6 +10,7 @@ import { requestTracking } from './common/request-tracking';
 import { requestOriginGuard, securityHeaders } from './common/http-security';
 import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
+import { buildApiDocument } from './openapi';
 import { serveWebApp } from './web-app';
 
 /** Builds the gateway app (used by main.ts and by tests): /api/v1, docs at /api/docs, the web app at /. */
@@ -41,12 +42,7 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   app.enableShutdownHooks();
 
   if (config.apiDocs) {
-    const docs = new DocumentBuilder()
-      .setTitle('ForkVote API')
-      .setDescription('The browser-facing API of ForkVote. Every call goes through this gateway.')
-      .setVersion('1')
-      .build();
-    SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs));
+    SwaggerModule.setup('api/docs', app, () => buildApiDocument(app));
   }
 
   // Before init, so the app's files are found ahead of Nest's 404 handler; API paths pass through.

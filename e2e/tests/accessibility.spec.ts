@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { BrowserContext, expect, Page, test } from '@playwright/test';
-import { loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
+import { guestJoins, loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
 
 /**
  * Every route at 1280 and 390 px wide, the local checkout and portal pages included: axe-core finds no
@@ -107,12 +107,7 @@ test('profile, create, and a room (waiting, voting, results): accessible, titled
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('button', { name: 'Create Session' }).click();
     await expect(page).toHaveURL(/\/waiting-room$/);
-    const code = (await page.getByTestId('room-code').textContent())!.trim();
-    const other = await guest.newPage();
-    await other.goto(`/join-session?waitingRoomId=${code}`);
-    await other.getByLabel('Your Name').fill('Gus');
-    await other.getByRole('button', { name: 'Join Session' }).click();
-    await expect(page.getByText('People in the session (2)')).toBeVisible();
+    const other = await guestJoins(guest, page, 'Gus');
     await check(page, 'waiting-room-host', /^Waiting Room · ForkVote$/);
     await check(other, 'waiting-room-guest', /^Waiting Room · ForkVote$/);
 

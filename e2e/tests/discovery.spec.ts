@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { BrowserContext, expect, Page, test } from '@playwright/test';
-import { loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
+import { guestJoins, loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
 
 /**
  * Discovery (/places), the open-now and price filters, a host handing discovery's settings to a new
@@ -129,12 +129,7 @@ test('nudge, keyboard voting with announcements, and closest to unanimous', asyn
     await page.goto('/create-session');
     await page.getByRole('button', { name: 'Create Session' }).click();
     await expect(page).toHaveURL(/\/waiting-room$/);
-    const code = (await page.getByTestId('room-code').textContent())!.trim();
-    const other = await guest.newPage();
-    await other.goto(`/join-session?waitingRoomId=${code}`);
-    await other.getByLabel('Your Name').fill('Gus');
-    await other.getByRole('button', { name: 'Join Session' }).click();
-    await expect(page.getByText('People in the session (2)')).toBeVisible();
+    const other = await guestJoins(guest, page, 'Gus');
     await page.getByRole('textbox', { name: 'Zip code' }).fill('10001');
     await page.getByRole('button', { name: 'Start voting' }).click();
     await expect(page).toHaveURL(/\/voting$/, { timeout: 10_000 });

@@ -59,3 +59,14 @@ export async function registerByApi(
   const { stripeCheckoutUrl } = await registered.json();
   await context.request.post(`${stripeCheckoutUrl}/complete`, { maxRedirects: 0 });
 }
+
+/** A guest in `context` joins, by the invite link, the room `hostPage` shows; waits until the host sees them. */
+export async function guestJoins(context: BrowserContext, hostPage: Page, name: string, people = 2) {
+  const code = (await hostPage.getByTestId('room-code').textContent())!.trim();
+  const guest = await context.newPage();
+  await guest.goto(`/join-session?waitingRoomId=${code}`);
+  await guest.getByLabel('Your Name').fill(name);
+  await guest.getByRole('button', { name: 'Join Session' }).click();
+  await expect(hostPage.getByText(`People in the session (${people})`)).toBeVisible();
+  return guest;
+}

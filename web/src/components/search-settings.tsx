@@ -10,6 +10,7 @@ import {
   type PriceLevel,
   type RadiusUnit,
   type RankPreference,
+  type StartRoomDto,
   type TypeFilter,
   type WireUser,
 } from '@forkvote/contracts';
@@ -63,17 +64,12 @@ export interface SearchSettingsValue {
   priceLevels: PriceLevel[];
 }
 
-/** What a search sends (SPEC §3's start payload without maxResultCount, plus open now and price). */
-export interface SearchCriteria {
-  latitude: number;
-  longitude: number;
-  radiusInMeters: number;
+/** What a search sends: the start payload (SPEC §3, with open now and price) without maxResultCount. */
+export type SearchCriteria = Omit<StartRoomDto, 'maxResultCount'> & {
   includedTypes: string[];
   excludedTypes: string[];
   rankPreference: RankPreference;
-  openNow?: boolean;
-  priceLevels?: PriceLevel[];
-}
+};
 
 /** Keeps settings for the next page of this tab (discovery → create a session → waiting room). */
 export function handOffSearchSettings(value: SearchSettingsValue): void {

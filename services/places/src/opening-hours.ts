@@ -23,7 +23,19 @@ export function timeZoneAt(latitude: number, longitude: number): string | null {
  */
 export function wallClock(now: Date, timeZone: string): Date {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+    wallClockFormat(timeZone)
+      .formatToParts(now)
+      .map((part) => [part.type, Number(part.value)]),
+  );
+  return new Date(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+}
+
+/** One formatter per time zone: making one costs ~50 µs, using it ~6 µs, and a search reads 60 places. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -32,11 +44,10 @@ export function wallClock(now: Date, timeZone: string): Date {
       hour: 'numeric',
       minute: 'numeric',
       second: 'numeric',
-    })
-      .formatToParts(now)
-      .map((part) => [part.type, Number(part.value)]),
-  );
-  return new Date(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+    });
+    formats.set(timeZone, format);
+  }
+  return format;
 }
 
 /** Parsed specs, by text: the same few hundred strings come back in every search. */

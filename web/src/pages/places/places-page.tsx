@@ -21,6 +21,8 @@ import {
 
 /** Discovery (SPEC §1, §3): nearby places by popularity or distance, filtered, open to everyone. */
 
+const LOAD_FAILED = 'Could not load places. Please try again.';
+
 interface Found {
   places: Place[];
   nextOffset: number | null;
@@ -104,7 +106,7 @@ export function PlacesPage() {
       setFound({ places: answer.places, nextOffset: answer.nextOffset, demo: answer.demo, query, unit });
       setSearchCount((n) => n + 1);
     } catch (err) {
-      setError(errorMessage(err, 'Could not load places. Please try again.'));
+      setError(errorMessage(err, LOAD_FAILED));
     } finally {
       setSearching(false);
     }
@@ -126,7 +128,7 @@ export function PlacesPage() {
         nextOffset: answer.nextOffset,
       });
     } catch (err) {
-      setError(errorMessage(err, 'Could not load places. Please try again.'));
+      setError(errorMessage(err, LOAD_FAILED));
     } finally {
       setLoadingMore(false);
     }

@@ -12,7 +12,30 @@ const rest = require('../rest/index.js') as {
   }>;
 };
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const storm = require('../storm/index.js') as {
+  main(args: object): Promise<{
+    ballots: { sent: number; ok: number };
+    expected: { userVoted: number; ballotsSubmitted: number };
+    gateway: {
+      connect: { held: number };
+      delivery: { userVoted: number; ballotsSubmitted: number; lost: number };
+    };
+    floor: { connect: { held: number }; delivery: { lost: number } };
+  }>;
+};
+
 describe('benchmark harnesses (smoke)', () => {
+  it('vote storm: 20 rooms of 5 vote, every delivery reaches gateway and floor streams', async () => {
+    const result = await storm.main({ rooms: 20, 'room-size': 5, window: 1, workers: 1, json: true });
+    expect(result.ballots).toMatchObject({ sent: 100, ok: 100 });
+    expect(result.expected).toEqual({ userVoted: 500, ballotsSubmitted: 100 });
+    expect(result.gateway.connect.held).toBe(100);
+    expect(result.floor.connect.held).toBe(100);
+    expect(result.gateway.delivery).toMatchObject({ userVoted: 500, ballotsSubmitted: 100, lost: 0 });
+    expect(result.floor.delivery.lost).toBe(0);
+  });
+
   it('SSE fan-out: 500 clients in 50 rooms hold their streams and lose no event', async () => {
     const result = await sse.main({ clients: 500, rooms: 50, json: true });
     expect(result.connectionsHeld).toBe(500);

@@ -214,3 +214,15 @@ export const sessionKeys = {
 
 /** How long a gateway trusts a cached 'live' answer before asking auth again. */
 export const LIVE_SESSION_CACHE_SECONDS = 300;
+
+/**
+ * A counter per account, raised by auth and billing after each committed change that a verify-token answer
+ * shows (the name or email, the plan). A gateway keeps an account's answer with the counter it read before
+ * asking, and uses it while the counter is unchanged: a plan change shows on the next page load.
+ */
+export const accountKeys = {
+  version: (prefix: string, userId: string) => `${prefix}:account-version:{${userId}}`,
+};
+
+/** The longest a gateway keeps an account's verify-token answer, whatever the counter says. */
+export const ACCOUNT_ANSWER_CACHE_SECONDS = 30;

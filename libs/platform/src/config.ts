@@ -129,8 +129,18 @@ export class PlatformConfig {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/forkvote';
 
-  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// URL' })
+  /** One redis:// URL; with REDIS_CLUSTER, one or more nodes of the cluster, comma-separated. */
+  @Matches(/^rediss?:\/\/[^\s,]+(,rediss?:\/\/[^\s,]+)*$/, {
+    message: 'REDIS_URL must be a redis:// URL (with REDIS_CLUSTER, a comma-separated list of them)',
+  })
   REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /**
+   * `true` when REDIS_URL names Redis Cluster nodes: commands follow the cluster's slots, and room events
+   * and service replies go over sharded pub/sub.
+   */
+  @FlagSetting()
+  REDIS_CLUSTER: '' | 'true' | 'false' = '';
 
   /** Prefix of every Redis key and channel, so several stacks (or test runs) can share one Redis. */
   @Matches(/^[a-zA-Z0-9_-]{1,40}$/, { message: 'REDIS_PREFIX must be 1-40 letters, digits, _ or -' })

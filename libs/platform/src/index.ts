@@ -14,3 +14,4 @@ export * from './tokens';
 export * from './metrics';
 export * from './request-context';
 export * from './tracing';
+export * from './account-changes';

@@ -43,6 +43,9 @@ export async function stopTracing(): Promise<void> {
 
 export const tracer = () => trace.getTracer('forkvote');
 
+/** Whether spans go anywhere: without an SDK a caller can skip making them at all. */
+export const tracingStarted = (): boolean => provider !== undefined;
+
 /** The active trace context as headers (`traceparent`, `tracestate`), for an envelope. */
 export function traceHeaders(active: Context = context.active()): Record<string, string> | undefined {
   const carrier: Record<string, string> = {};

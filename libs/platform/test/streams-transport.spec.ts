@@ -1,9 +1,11 @@
 import { ERROR_CODES } from '@forkvote/contracts';
-import Redis from 'ioredis';
+import { dropRedisPrefix } from '@forkvote/testing';
+import type Redis from 'ioredis';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { createRedis } from '../src/redis';
 import { streamKeys, StreamsClient } from '../src/transport';
 
 /**
@@ -11,6 +13,8 @@ import { streamKeys, StreamsClient } from '../src/transport';
  * platform library) so one can be killed with SIGKILL while it holds requests.
  */
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+/** `npm run test:cluster` runs this suite on a Redis Cluster. */
+const REDIS_CLUSTER = process.env.REDIS_CLUSTER === 'true';
 const FIXTURE = join(__dirname, 'fixtures', 'streams-replica.js');
 
 describe('Redis Streams transport', () => {
@@ -22,6 +26,7 @@ describe('Redis Streams transport', () => {
   function client(options: { timeoutMs?: number; maxLen?: number } = {}): StreamsClient {
     const c = new StreamsClient({
       redisUrl: REDIS_URL,
+      redisCluster: REDIS_CLUSTER,
       prefix,
       claimIdleMs: 500,
       maxLen: options.maxLen ?? 10_000,
@@ -40,6 +45,7 @@ describe('Redis Streams transport', () => {
       env: {
         ...process.env,
         REDIS_URL,
+        REDIS_CLUSTER: String(REDIS_CLUSTER),
         REDIS_PREFIX: prefix,
         SERVICE: service,
         REPLICA: replica,
@@ -69,7 +75,7 @@ describe('Redis Streams transport', () => {
     service: string,
     field: 'started' | 'handled' | 'by',
   ): Promise<Record<string, number>> {
-    const raw = await redis.hgetall(`${prefix}:test:${service}:${field}`);
+    const raw = await redis.hgetall(`${prefix}:test:{${service}}:${field}`);
     return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Number(v)]));
   }
 
@@ -78,14 +84,13 @@ describe('Redis Streams transport', () => {
   });
 
   beforeAll(() => {
-    redis = new Redis(REDIS_URL);
+    redis = createRedis({ url: REDIS_URL, cluster: REDIS_CLUSTER }, { connectionName: 'test' });
   });
 
   afterEach(async () => {
     await Promise.all(replicas.splice(0).map((child) => stop(child, 'SIGKILL')));
     await Promise.all(clients.splice(0).map((c) => c.close()));
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
+    await dropRedisPrefix(REDIS_URL, prefix);
   });
 
   afterAll(async () => {
@@ -124,8 +129,8 @@ describe('Redis Streams transport', () => {
     expect(answers.every((a) => a.by === 'survivor')).toBe(true);
     expect(answers.map((a) => a.n).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, n) => n));
     // The survivor saw the same request ids the dead replica saw, so a handler can deduplicate retries.
-    const idsDoomed = await redis.hgetall(`${prefix}:test:echo:request-ids:doomed`);
-    const idsSurvivor = await redis.hgetall(`${prefix}:test:echo:request-ids:survivor`);
+    const idsDoomed = await redis.hgetall(`${prefix}:test:{echo}:request-ids:doomed`);
+    const idsSurvivor = await redis.hgetall(`${prefix}:test:{echo}:request-ids:survivor`);
     expect(idsSurvivor).toEqual(idsDoomed);
     // Nothing is left unacknowledged.
     const pendingSummary = (await redis.xpending(streamKeys.requests(prefix, 'echo'), 'echo')) as [number];
@@ -211,7 +216,7 @@ describe('Redis Streams transport', () => {
     await lastValueFrom(c.emit('audit.happened', { n: -1 }).pipe(toArray()));
     for (let n = 0; n < 50; n++) await lastValueFrom(c.emit('audit.happened', { n }).pipe(toArray()));
     const seen = async (service: string) =>
-      Object.values(await redis.hgetall(`${prefix}:test:events:${service}`)).map(Number);
+      Object.values(await redis.hgetall(`${prefix}:test:events:{${service}}`)).map(Number);
     for (
       let i = 0;
       i < 50 && ((await seen('listener1')).length < 51 || (await seen('listener2')).length < 51);

@@ -6,17 +6,26 @@ import * as stackModule from './stack';
 import type { RunningStack } from './stack';
 
 export type TestStack = RunningStack;
-export { dropDatabase, ensureDatabase, freePort, startRedisServer } from './stack';
+export {
+  dropDatabase,
+  dropRedisPrefix,
+  ensureDatabase,
+  freePort,
+  startRedisCluster,
+  startRedisServer,
+} from './stack';
 
 /**
  * Starts all services and the gateway against a fresh database and Redis prefix, and waits for health.
  * `output` receives every line each process prints (prefixed with its name); by default it is dropped.
+ * `processEnv` gives one process variables of its own, by name (`{ gateway: { METRICS_PORT: '9999' } }`).
  */
 export async function startTestStack(
   env: Record<string, string> = {},
   output?: (line: string) => void,
+  processEnv?: Record<string, Record<string, string>>,
 ): Promise<TestStack> {
-  const stack = await stackModule.startTestStack({ env, output });
+  const stack = await stackModule.startTestStack({ env, output, processEnv });
   try {
     await stack.waitHealthy(60_000);
   } catch (err) {

@@ -24,6 +24,10 @@ export function startTestStack(options?: {
   services?: string[];
 }): Promise<RunningStack>;
 export function startRedisServer(port: number): Promise<ChildProcess>;
+/** A Redis Cluster of three masters on free ports; `url` is their URLs, comma-separated. */
+export function startRedisCluster(
+  masters?: number,
+): Promise<{ url: string; ports: number[]; children: ChildProcess[]; stop(): Promise<void> }>;
 export function freePort(): Promise<number>;
 export function ensureDatabase(url: string): Promise<void>;
 export function dropDatabase(url: string): Promise<void>;

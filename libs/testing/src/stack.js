@@ -31,20 +31,32 @@ async function dropDatabase(url) {
   }
 }
 
-/** Deletes every Redis key under `prefix:` (a test stack's streams, room logs, sessions, caches). */
+/**
+ * Deletes every Redis key under `prefix:` (a test stack's streams, room logs, sessions, caches); on a Redis
+ * Cluster (REDIS_CLUSTER=true), on each of its masters.
+ */
 async function dropRedisPrefix(redisUrl, prefix) {
   const Redis = require('ioredis');
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
-  await redis.connect();
+  const cluster = process.env.REDIS_CLUSTER === 'true';
+  const client = cluster
+    ? new Redis.Cluster(
+        redisUrl.split(',').map((url) => ({ host: new URL(url).hostname, port: Number(new URL(url).port) })),
+        { lazyConnect: true },
+      )
+    : new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  await client.connect();
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    for (const redis of cluster ? client.nodes('master') : [client]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        // One key per command: on a cluster, keys of one call must share a slot.
+        await Promise.all(keys.map((key) => redis.unlink(key)));
+        cursor = next;
+      } while (cursor !== '0');
+    }
   } finally {
-    redis.disconnect();
+    client.disconnect();
   }
 }
 
@@ -65,6 +77,86 @@ async function startRedisServer(port) {
   for (let i = 0; i < 100 && !(await redisPing(url)); i++) await sleep(100);
   if (!(await redisPing(url))) throw new Error(`redis-server did not start on ${port}`);
   return child;
+}
+
+/**
+ * A Redis Cluster of a test's own: three masters (`redis-server --cluster-enabled yes`, nothing on disk)
+ * on free ports, their 16,384 slots split by `redis-cli --cluster create`. Resolves when every node says
+ * the cluster is ok, with the nodes' URLs as REDIS_URL takes them (comma-separated) and a `stop`.
+ */
+async function startRedisCluster(masters = 3) {
+  const { mkdtempSync, rmSync } = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const { execFileSync } = require('node:child_process');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'forkvote-cluster-'));
+  const ports = [];
+  for (let i = 0; i < masters; i++) ports.push(await freePort());
+  const children = ports.map((port) =>
+    spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        path.join(dir, `nodes-${port}.conf`),
+        '--cluster-node-timeout',
+        '2000',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
+      { stdio: 'ignore' },
+    ),
+  );
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+            child.once('exit', resolve);
+            child.kill('SIGKILL');
+          }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const port of ports) {
+      const url = `redis://127.0.0.1:${port}`;
+      for (let i = 0; i < 100 && !(await redisPing(url)); i++) await sleep(100);
+    }
+    execFileSync(
+      'redis-cli',
+      [
+        '--cluster',
+        'create',
+        ...ports.map((port) => `127.0.0.1:${port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ],
+      { stdio: 'ignore', timeout: 30_000 },
+    );
+    const healthy = (port) =>
+      execFileSync('redis-cli', ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).includes(
+        'cluster_state:ok',
+      );
+    for (let i = 0; i < 100 && !ports.every(healthy); i++) await sleep(100);
+    if (!ports.every(healthy)) throw new Error(`the Redis Cluster on ${ports.join(', ')} did not become ok`);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: ports.map((port) => `redis://127.0.0.1:${port}`).join(','), ports, children, stop };
 }
 
 function freePort() {
@@ -98,6 +190,8 @@ async function startTestStack(options = {}) {
     env: {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
+      // `npm run test:cluster` points the suites at a Redis Cluster of their own.
+      REDIS_CLUSTER: process.env.REDIS_CLUSTER || '',
       REDIS_PREFIX: `fvtest-${id}`,
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
@@ -123,6 +217,7 @@ async function startTestStack(options = {}) {
 }
 
 module.exports = {
+  startRedisCluster,
   startTestStack,
   startRedisServer,
   freePort,

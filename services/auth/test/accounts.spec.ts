@@ -154,6 +154,9 @@ describe('accounts through the gateway', () => {
 
     it('a canceled subscriber may not host and can subscribe again', async () => {
       const user = await signUp(stack.url, 'yearly');
+      // A page load before the change: the gateway keeps this answer, and must not show it after.
+      const subscribed = await api().post('/api/v1/auth/verify-token').set('Cookie', user.cookie).expect(200);
+      expect(subscribed.body).toMatchObject({ canCreateRooms: true, subscriptionStatus: 'trialing' });
       await api().post('/api/v1/billing/portal/cancel').set('Cookie', user.cookie).expect(303);
       const verified = await api().post('/api/v1/auth/verify-token').set('Cookie', user.cookie).expect(200);
       expect(verified.body).toMatchObject({
@@ -336,6 +339,9 @@ describe('accounts through the gateway', () => {
         hasLifetimeAccess: false,
         lifetimeAccessPurchasedAt: null,
       });
+      // The gateway now holds this account's answer; the rename below must still show in the next one.
+      const cached = await api().post('/api/v1/auth/verify-token').set('Cookie', user.cookie).expect(200);
+      expect(cached.body.name).toBe('Pat Profile');
       const updated = await api()
         .patch('/api/v1/me')
         .set('Cookie', user.cookie)

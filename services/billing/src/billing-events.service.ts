@@ -1,4 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { announceAccountChange, PlatformConfig, REDIS } from '@forkvote/platform';
+import type Redis from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
 import { Customer } from './entities/customer.entity';
 import { ProcessedEvent } from './entities/processed-event.entity';
@@ -6,6 +8,12 @@ import { Subscription } from './entities/subscription.entity';
 import { BillingEvent, CheckoutSessionObject, SubscriptionObject } from './payments/payment-provider';
 
 export type ApplyResult = 'applied' | 'duplicate' | 'ignored';
+
+/** What applying an event did, and to whose account (announced once the transaction commits). */
+export interface Applied {
+  result: ApplyResult;
+  userId?: string;
+}
 
 /**
  * Applies payment events — Stripe's webhooks and the local provider's — to billing's tables. Each event
@@ -16,14 +24,28 @@ export type ApplyResult = 'applied' | 'duplicate' | 'ignored';
 export class BillingEventsService {
   private readonly logger = new Logger(BillingEventsService.name);
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: PlatformConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
 
-  apply(event: BillingEvent): Promise<ApplyResult> {
-    return this.dataSource.transaction((manager) => this.applyIn(manager, event));
+  async apply(event: BillingEvent): Promise<ApplyResult> {
+    const applied = await this.dataSource.transaction((manager) => this.applyIn(manager, event));
+    if (applied.userId) await this.announce(applied.userId);
+    return applied.result;
   }
 
-  /** Applies `event` inside the caller's transaction (the local checkout completes in one). */
-  async applyIn(manager: EntityManager, event: BillingEvent): Promise<ApplyResult> {
+  /** After a committed change of a user's plan: gateways drop what they cached of the account. */
+  announce(userId: string): Promise<void> {
+    return announceAccountChange(this.redis, this.config.REDIS_PREFIX, userId);
+  }
+
+  /**
+   * Applies `event` inside the caller's transaction (the local checkout completes in one); the caller
+   * announces the change after its commit.
+   */
+  async applyIn(manager: EntityManager, event: BillingEvent): Promise<Applied> {
     const inserted = await manager
       .createQueryBuilder()
       .insert()
@@ -32,7 +54,7 @@ export class BillingEventsService {
       .orIgnore()
       .returning(['id'])
       .execute();
-    if ((inserted.raw as unknown[]).length === 0) return 'duplicate';
+    if ((inserted.raw as unknown[]).length === 0) return { result: 'duplicate' };
 
     switch (event.type) {
       case 'checkout.session.completed':
@@ -42,7 +64,7 @@ export class BillingEventsService {
       case 'customer.subscription.deleted':
         return this.subscriptionChanged(manager, event, event.data.object as unknown as SubscriptionObject);
       default:
-        return 'ignored';
+        return { result: 'ignored' };
     }
   }
 
@@ -50,11 +72,11 @@ export class BillingEventsService {
     manager: EntityManager,
     event: BillingEvent,
     session: CheckoutSessionObject,
-  ): Promise<ApplyResult> {
+  ): Promise<Applied> {
     const userId = session.client_reference_id ?? session.metadata?.userId;
     if (!userId) {
       this.logger.warn(`Checkout ${session.id} has no user reference; ignored`);
-      return 'ignored';
+      return { result: 'ignored' };
     }
     const customers = manager.getRepository(Customer);
     if (session.customer) await customers.update({ userId }, { stripeCustomerId: session.customer });
@@ -68,26 +90,26 @@ export class BillingEventsService {
         { hasLifetimeAccess: true, lifetimeAccessPurchasedAt: new Date(event.created * 1000) },
       );
     }
-    return 'applied';
+    return { result: 'applied', userId };
   }
 
   private async subscriptionChanged(
     manager: EntityManager,
     event: BillingEvent,
     subscription: SubscriptionObject,
-  ): Promise<ApplyResult> {
+  ): Promise<Applied> {
     const userId =
       subscription.metadata?.userId ?? (await this.userOfCustomer(manager, subscription.customer));
     if (!userId) {
       this.logger.warn(`Subscription ${subscription.id} belongs to no known user; ignored`);
-      return 'ignored';
+      return { result: 'ignored' };
     }
     const subscriptions = manager.getRepository(Subscription);
     const current = await subscriptions.findOne({
       where: { id: subscription.id },
       lock: { mode: 'pessimistic_write' },
     });
-    if (current && current.eventCreated > event.created) return 'ignored';
+    if (current && current.eventCreated > event.created) return { result: 'ignored' };
     await subscriptions.save({
       id: subscription.id,
       userId,
@@ -95,7 +117,7 @@ export class BillingEventsService {
       data: subscription,
       eventCreated: event.created,
     });
-    return 'applied';
+    return { result: 'applied', userId };
   }
 
   private async userOfCustomer(manager: EntityManager, customerId?: string): Promise<string | undefined> {

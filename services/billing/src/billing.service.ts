@@ -148,7 +148,7 @@ export class BillingService {
    */
   async completeLocalCheckout(access: LocalCheckoutAccess): Promise<{ redirect: string }> {
     const session = await this.localSession(access);
-    return this.dataSource.transaction(async (manager) => {
+    const answer = await this.dataSource.transaction(async (manager) => {
       await this.closeLocalSession(manager, session.id, 'complete');
       const customer = await manager.getRepository(Customer).findOneByOrFail({ userId: session.userId });
       const now = Math.floor(Date.now() / 1000);
@@ -195,6 +195,8 @@ export class BillingService {
       );
       return { redirect: '/payment/success' };
     });
+    await this.events.announce(session.userId);
+    return answer;
   }
 
   async cancelLocalCheckout(access: LocalCheckoutAccess): Promise<{ redirect: string }> {

@@ -23,7 +23,7 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   startProcessMetrics('gateway');
   // First, so requests refused by the guards below are counted too.
   app.use(httpMetrics());
-  app.use(...requestTracking(config));
+  app.use(requestTracking(config));
   app.use(securityHeaders(config));
   // Before any body is parsed: a state change from another origin, or not in JSON, goes no further.
   app.use(requestOriginGuard(config));

@@ -1,13 +1,15 @@
-import { BadRequestException, Module, ValidationPipe } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { PlatformModule, validationMessages } from '@forkvote/platform';
+import { PlatformModule } from '@forkvote/platform';
+import { AccountAnswers } from './auth/account-answers';
 import { AuthController } from './auth/auth.controller';
 import { LoginThrottle } from './auth/login-throttle';
 import { SessionStrategy } from './auth/session';
 import { BillingController } from './billing/billing.controller';
 import { RateLimitGuard } from './common/rate-limit';
 import { GatewayExceptionFilter } from './common/rpc-exception.filter';
+import { GatewayValidationPipe } from './common/validation';
 import { DevController } from './dev/dev.controller';
 import { FeedbackController } from './feedback/feedback.controller';
 import { GatewayConfig } from './gateway.config';
@@ -42,18 +44,10 @@ const production = process.env.NODE_ENV === 'production';
     SessionStrategy,
     RateLimitGuard,
     LoginThrottle,
+    AccountAnswers,
     RoomEventsHub,
     { provide: APP_FILTER, useClass: GatewayExceptionFilter },
-    {
-      provide: APP_PIPE,
-      useValue: new ValidationPipe({
-        whitelist: true,
-        forbidNonWhitelisted: true,
-        transform: true,
-        exceptionFactory: (errors) =>
-          new BadRequestException([...new Set(validationMessages(errors))].join(', ')),
-      }),
-    },
+    { provide: APP_PIPE, useValue: new GatewayValidationPipe() },
   ],
 })
 export class GatewayModule {}

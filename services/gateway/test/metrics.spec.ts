@@ -111,7 +111,7 @@ describe('metrics', () => {
     expect(handled('refused')).toBe(1);
     const pending = find(rooms, 'forkvote_stream_pending', { group: 'rooms' });
     expect(pending).toHaveLength(1);
-    expect(pending[0].labels.stream).toMatch(/:rpc:rooms$/);
+    expect(pending[0].labels.stream).toMatch(/:rpc:\{rooms\}$/);
     expect(pending[0].value).toBeGreaterThanOrEqual(0);
     expect(find(rooms, 'forkvote_stream_lag', { group: 'rooms' })).toHaveLength(1);
     expect(find(rooms, 'forkvote_room_outbox_backlog')[0].value).toBe(0);

@@ -8,19 +8,35 @@ import {
   TestStack,
 } from '@forkvote/testing';
 
+/** A gateway's counter or gauge, read from its /metrics: the sum of its series (those with `label`, if given). */
+async function metric(port: number, name: string, label = ''): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  // `name value` or `name{labels} value`
+  const lines = text
+    .split('\n')
+    .filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && l.includes(label));
+  return lines.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+const RPC_CALLS = 'forkvote_rpc_client_duration_seconds_count';
+
 /**
- * Scale-out on one machine: two gateway processes and two rooms processes. Members of one room are spread
- * over both gateways and see every event in the same order; when one gateway is killed mid-session, its
- * members reconnect to the other with Last-Event-ID and miss nothing.
+ * Scale-out on one machine: two gateway processes and two rooms processes. Each gateway subscribes only to
+ * the rooms it has clients in. Members of one room are spread over both gateways and see every event in the
+ * same order; when one gateway is killed mid-session, its members reconnect to the other with Last-Event-ID
+ * and miss nothing. With REDIS_URL and REDIS_CLUSTER=true naming a Redis Cluster, `npm run test:cluster`
+ * runs this suite on the cluster.
  */
 describe('two gateways and two rooms replicas', () => {
   let stack: TestStack;
   let secondUrl: string;
+  const metricsPorts: number[] = [];
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    metricsPorts.push(await freePort(), await freePort());
+    stack = await startTestStack({}, undefined, { gateway: { METRICS_PORT: String(metricsPorts[0]) } });
     const port = await freePort();
-    stack.startOne('gateway', 'gateway-2', { PORT: String(port) });
+    stack.startOne('gateway', 'gateway-2', { PORT: String(port), METRICS_PORT: String(metricsPorts[1]) });
     stack.startOne('rooms', 'rooms-2');
     secondUrl = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 100; i++) {
@@ -37,6 +53,82 @@ describe('two gateways and two rooms replicas', () => {
 
   afterAll(async () => {
     await stack?.stop();
+  });
+
+  it("gives each gateway only its own rooms' events, and drops a room when its last client leaves", async () => {
+    const [first, second] = metricsPorts;
+    const metricsPort = (gatewayUrl: string) => (gatewayUrl === stack.url ? first : second);
+    const host = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Rhea Rooms')).cookie);
+    // Room A's members listen on the first gateway, room B's on the second.
+    const rooms = await Promise.all(
+      [stack.url, secondUrl].map(async (gatewayUrl) => {
+        const created = await host.post('/api/v1/waiting-room/create', { userName: 'Rhea' });
+        const code: string = created.body.waitingRoom.waitingRoomId;
+        const streams: EventStreamClient[] = [];
+        for (let i = 0; i < 2; i++) {
+          const guest = new Participant(gatewayUrl);
+          const joined = await guest.patch('/api/v1/waiting-room/join', {
+            waitingRoomId: code,
+            userName: `G${i}`,
+          });
+          // Once the first guest has seen the second's join, rooms has listed the second as a member in
+          // Redis: the gateway admits their stream without asking rooms.
+          if (i === 1) await streams[0].waitFor(ROOM_EVENTS.userJoined, 1);
+          const asked = () => metric(metricsPort(gatewayUrl), RPC_CALLS, 'rooms.isMember');
+          const askedBefore = await asked();
+          const stream = await guest.events(code, joined.body.userId);
+          await stream.waitFor(ROOM_EVENTS.subscribed);
+          if (i === 1) expect(await asked()).toBe(askedBefore);
+          streams.push(stream);
+        }
+        return { code, streams };
+      }),
+    );
+    expect(await metric(first, 'forkvote_sse_room_subscriptions')).toBe(1);
+    expect(await metric(second, 'forkvote_sse_room_subscriptions')).toBe(1);
+    const before = [
+      await metric(first, 'forkvote_sse_room_events_received_total'),
+      await metric(second, 'forkvote_sse_room_events_received_total'),
+    ];
+
+    // 3 joins in room A and 5 in room B, all made through the first gateway's API.
+    const joinsPerRoom = [3, 5];
+    for (const [index, room] of rooms.entries()) {
+      for (let i = 0; i < joinsPerRoom[index]; i++) {
+        const joined = await new Participant(stack.url).patch('/api/v1/waiting-room/join', {
+          waitingRoomId: room.code,
+          userName: `Late ${i}`,
+        });
+        expect(joined.status).toBe(200);
+      }
+      for (const stream of room.streams) await stream.waitFor(ROOM_EVENTS.userJoined, joinsPerRoom[index]);
+    }
+    const received = [
+      (await metric(first, 'forkvote_sse_room_events_received_total')) - before[0],
+      (await metric(second, 'forkvote_sse_room_events_received_total')) - before[1],
+    ];
+    expect(received).toEqual(joinsPerRoom);
+
+    // The last client of each room leaves: both gateways drop their subscription, and hear nothing more.
+    for (const room of rooms) for (const stream of room.streams) stream.close();
+    for (let i = 0; i < 50; i++) {
+      if (
+        (await metric(first, 'forkvote_sse_room_subscriptions')) +
+          (await metric(second, 'forkvote_sse_room_subscriptions')) ===
+        0
+      )
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await metric(first, 'forkvote_sse_room_subscriptions')).toBe(0);
+    expect(await metric(second, 'forkvote_sse_room_subscriptions')).toBe(0);
+    const idle = await metric(first, 'forkvote_sse_room_events_received_total');
+    await new Participant(stack.url).patch('/api/v1/waiting-room/join', {
+      waitingRoomId: rooms[0].code,
+      userName: 'Nobody listens',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await metric(first, 'forkvote_sse_room_events_received_total')).toBe(idle);
   });
 
   it('keeps every member in step, through the loss of a gateway', async () => {

@@ -144,7 +144,8 @@ export class PlacesService {
     }
     const google = this.providers.google;
     if (!this.config.GOOGLE_PLACES_API_KEY || !google.photo) fail(404, 'Photo not found');
-    const key = `${this.config.REDIS_PREFIX}places:photo:v1:${ref}`;
+    // One hash tag for both keys: the transaction below must stay in one slot on Redis Cluster.
+    const key = `${this.config.REDIS_PREFIX}:places:photo:v2:{${ref}}`;
     const [cachedType, cachedBytes] = await Promise.all([
       this.redis.get(`${key}:type`),
       this.redis.getBuffer(key),

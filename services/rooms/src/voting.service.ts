@@ -206,7 +206,8 @@ export class VotingService {
     });
     if (pending.length === 0) fail(409, ROOM_MESSAGES.everyoneVoted);
 
-    const slot = (userId: string) => `${this.config.REDIS_PREFIX}rooms:nudge:${roomId}:${userId}`;
+    // The room id is the hash tag: the claims below are one transaction, in one slot on Redis Cluster.
+    const slot = (userId: string) => `${this.config.REDIS_PREFIX}:rooms:nudge:{${roomId}}:${userId}`;
     const claims = await this.redis
       .multi(pending.map((userId) => ['set', slot(userId), '1', 'EX', NUDGE_INTERVAL_SECONDS, 'NX']))
       .exec();

@@ -332,9 +332,12 @@ describe('rooms and live events', () => {
     const resumeFrom = first.lastEventId!;
     first.close();
 
-    // While the guest is away: someone joins, the host votes.
+    // While the guest is away: someone joins, the host votes. Both are in the room's log (the host's own
+    // stream has seen them) before the guest comes back, so they can only reach the guest as a replay.
+    const hostStream = await listen(h, room.code, room.hostId);
     await join(new Participant(stack.url), room.code, 'Ola');
     await vote(h, room.code, room.hostId, ids.slice(0, 5), () => true);
+    await hostStream.waitFor(ROOM_EVENTS.userVoted);
 
     const again = await listen(guest, room.code, guestId, resumeFrom);
     await again.waitFor(ROOM_EVENTS.userVoted);

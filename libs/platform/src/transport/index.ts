@@ -17,6 +17,7 @@ export function createServiceServer(service: string, config: PlatformConfig): St
   return new StreamsServer({
     service,
     redisUrl: config.REDIS_URL,
+    redisCluster: config.REDIS_CLUSTER === 'true',
     prefix: config.REDIS_PREFIX,
     claimIdleMs: config.RPC_CLAIM_IDLE_MS,
     maxLen: config.RPC_STREAM_MAXLEN,
@@ -26,6 +27,7 @@ export function createServiceServer(service: string, config: PlatformConfig): St
 export function createServiceClient(config: PlatformConfig): StreamsClient {
   return new StreamsClient({
     redisUrl: config.REDIS_URL,
+    redisCluster: config.REDIS_CLUSTER === 'true',
     prefix: config.REDIS_PREFIX,
     claimIdleMs: config.RPC_CLAIM_IDLE_MS,
     maxLen: config.RPC_STREAM_MAXLEN,

@@ -1,11 +1,15 @@
-/** Redis key names of the Redis Streams transport, in one place so server, client and tests agree. */
+/**
+ * Redis key names of the Redis Streams transport, in one place so server, client and tests agree. The part
+ * in braces is the key's hash tag: on Redis Cluster it alone picks the slot, so streams of different
+ * services (and replies of different callers) spread over the shards.
+ */
 export const streamKeys = {
   /** Requests for one service; all its replicas read it in one consumer group named after the service. */
-  requests: (prefix: string, service: string) => `${prefix}:rpc:${service}`,
+  requests: (prefix: string, service: string) => `${prefix}:rpc:{${service}}`,
   /** One stream per event pattern; every interested service reads it through a group of its own. */
-  events: (prefix: string, pattern: string) => `${prefix}:evt:${pattern}`,
-  /** Pub/sub channel on which one caller process receives its replies. */
-  replies: (prefix: string, clientId: string) => `${prefix}:reply:${clientId}`,
+  events: (prefix: string, pattern: string) => `${prefix}:evt:{${pattern}}`,
+  /** Sharded pub/sub channel (SPUBLISH) on which one caller process receives its replies. */
+  replies: (prefix: string, clientId: string) => `${prefix}:reply:{${clientId}}`,
 };
 
 /** What a request entry carries (JSON in the entry's `m` field). */
@@ -36,6 +40,8 @@ export interface EventEnvelope {
 
 export interface StreamsTransportOptions {
   redisUrl: string;
+  /** `redisUrl` names Redis Cluster nodes. */
+  redisCluster?: boolean;
   prefix: string;
   /** Idle time after which a pending request of a silent replica is claimed by another. */
   claimIdleMs: number;

@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { ClientProxy, ReadPacket, WritePacket } from '@nestjs/microservices';
 import { ERROR_CODES, rpcError, serviceOfPattern } from '@forkvote/contracts';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { createRedis } from '../redis';
 import { randomUUID } from 'node:crypto';
-import { rpcClientDuration, rpcOutcome } from '../metrics';
+import { rpcClientTimer, rpcOutcome } from '../metrics';
 import { currentRequestId } from '../request-context';
 import { context, endSpan, SpanKind, trace, traceHeaders, tracer } from '../tracing';
 import { ReplyEnvelope, RequestEnvelope, streamKeys, StreamsTransportOptions } from './streams-keys';
@@ -59,13 +60,16 @@ export class StreamsClient extends ClientProxy {
   }
 
   private async openConnections(): Promise<void> {
+    const target = { url: this.options.redisUrl, cluster: this.options.redisCluster ?? false };
     const redisOptions = { maxRetriesPerRequest: 2, connectionName: `client:${this.clientId}` };
-    this.writer = new Redis(this.options.redisUrl, redisOptions);
-    this.subscriber = new Redis(this.options.redisUrl, redisOptions);
+    // A turn's requests leave in one socket write per Redis node (auto-pipelining), whichever services
+    // (and so, on a cluster, whichever shards) they go to.
+    this.writer = createRedis(target, { ...redisOptions, enableAutoPipelining: true });
+    this.subscriber = createRedis(target, redisOptions);
     this.writer.on('error', (err) => this.logger.warn(`Redis (client): ${err.message}`));
     this.subscriber.on('error', (err) => this.logger.warn(`Redis (replies): ${err.message}`));
-    this.subscriber.on('message', (_channel: string, raw: string) => this.onReply(raw));
-    await this.subscriber.subscribe(this.replyChannel);
+    this.subscriber.on('smessage', (_channel: string, raw: string) => this.onReply(raw));
+    await this.subscriber.ssubscribe(this.replyChannel);
     const sweepEvery = Math.max(10, Math.min(100, Math.floor(this.options.timeoutMs / 4)));
     this.sweeper = setInterval(() => this.failOverdue(), sweepEvery);
     this.sweeper.unref();
@@ -113,7 +117,7 @@ export class StreamsClient extends ClientProxy {
     });
     const observed = (answer: WritePacket) => {
       const outcome = rpcOutcome(answer.err);
-      rpcClientDuration.observe({ pattern, outcome }, (performance.now() - sent) / 1000);
+      rpcClientTimer(pattern, outcome).observe((performance.now() - sent) / 1000);
       endSpan(span, outcome === 'failed' || outcome === 'timeout', outcome);
       callback(answer);
     };
@@ -141,22 +145,15 @@ export class StreamsClient extends ClientProxy {
   private flushOutbox(): void {
     const batch = this.outbox;
     this.outbox = [];
-    const pipeline = this.writer!.pipeline();
     for (const request of batch) {
-      pipeline.xadd(request.stream, 'MAXLEN', '~', this.options.maxLen, '*', 'm', request.message);
-    }
-    const unreachable = (request: OutgoingRequest, err: Error) =>
-      this.settleWithError(
-        request.id,
-        (service) => `The ${service} service cannot be reached: ${err.message}`,
+      this.writer!.xadd(request.stream, 'MAXLEN', '~', this.options.maxLen, '*', 'm', request.message).catch(
+        (err: Error) =>
+          this.settleWithError(
+            request.id,
+            (service) => `The ${service} service cannot be reached: ${err.message}`,
+          ),
       );
-    pipeline.exec().then(
-      (results) =>
-        results?.forEach(([err], index) => {
-          if (err) unreachable(batch[index], err);
-        }),
-      (err: Error) => batch.forEach((request) => unreachable(request, err)),
-    );
+    }
   }
 
   /** Fails the calls whose deadline has passed with the 503 the caller shows. */

@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { BaseRpcContext, CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { isRpcErrorBody, rpcError, RpcErrorBody } from '@forkvote/contracts';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { createRedis } from '../redis';
 import { hostname } from 'node:os';
 import { lastValueFrom } from 'rxjs';
-import { rpcOutcome, rpcServerDuration } from '../metrics';
+import { rpcOutcome, rpcServerTimer } from '../metrics';
 import { requestContext } from '../request-context';
 import { context, contextFrom, endSpan, SpanKind, trace, tracer } from '../tracing';
 import { RpcErrorFilter } from '../rpc-pipeline';
@@ -48,10 +49,11 @@ type StreamEntry = [id: string, fields: string[]];
  */
 export class StreamsServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(StreamsServer.name);
-  private reader?: Redis;
+  /** One blocking reader per stream: on Redis Cluster each stream may live on another shard. */
+  private readers: Redis[] = [];
   private writer?: Redis;
   private running = false;
-  private readLoopDone?: Promise<void>;
+  private readLoopsDone?: Promise<unknown>;
   private claimTimer?: NodeJS.Timeout;
   private claiming = false;
   /** Entries being processed here, by entry id, with their stream. */
@@ -77,9 +79,9 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
   async close(): Promise<void> {
     this.running = false;
     clearInterval(this.claimTimer);
-    // Unblocks the pending XREADGROUP; the loop sees `running` false and ends.
-    this.reader?.disconnect();
-    await this.readLoopDone;
+    // Unblocks the pending XREADGROUPs; each loop sees `running` false and ends.
+    for (const reader of this.readers) reader.disconnect();
+    await this.readLoopsDone;
     await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.work));
     await this.writer?.quit().catch(() => undefined);
   }
@@ -105,22 +107,25 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
   }
 
   private async start(): Promise<void> {
+    const target = { url: this.options.redisUrl, cluster: this.options.redisCluster ?? false };
     const redisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true };
-    this.reader = new Redis(this.options.redisUrl, {
-      ...redisOptions,
-      connectionName: `${this.consumer}:read`,
-    });
     // Replies and acknowledgements of a batch leave in one socket write instead of one each.
-    this.writer = new Redis(this.options.redisUrl, {
+    this.writer = createRedis(target, {
       ...redisOptions,
       enableAutoPipelining: true,
       connectionName: `${this.consumer}:write`,
     });
-    this.reader.on('error', (err) => this.running && this.logger.warn(`Redis (reader): ${err.message}`));
     this.writer.on('error', (err) => this.running && this.logger.warn(`Redis (writer): ${err.message}`));
     await this.ensureGroups();
     this.running = true;
-    this.readLoopDone = this.readLoop();
+    this.readLoopsDone = Promise.all(
+      this.streams().map((key) => {
+        const reader = createRedis(target, { ...redisOptions, connectionName: `${this.consumer}:read` });
+        reader.on('error', (err) => this.running && this.logger.warn(`Redis (reader): ${err.message}`));
+        this.readers.push(reader);
+        return this.readLoop(reader, key);
+      }),
+    );
     const claimEvery = Math.max(50, Math.floor(this.options.claimIdleMs / 2));
     this.claimTimer = setInterval(() => void this.keepClaimsAndClaimIdle(), claimEvery);
     this.claimTimer.unref();
@@ -137,9 +142,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  private async readLoop(): Promise<void> {
-    const keys = this.streams();
-    if (keys.length === 0) return;
+  private async readLoop(reader: Redis, key: string): Promise<void> {
     const maxInFlight = this.options.maxInFlight ?? 256;
     while (this.running) {
       try {
@@ -148,7 +151,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
           continue;
         }
         const count = Math.min(this.options.batchSize ?? 64, maxInFlight - this.inFlight.size);
-        const result = (await this.reader!.xreadgroup(
+        const result = (await reader.xreadgroup(
           'GROUP',
           this.options.service,
           this.consumer,
@@ -157,10 +160,10 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
           'BLOCK',
           this.options.blockMs ?? 2000,
           'STREAMS',
-          ...keys,
-          ...keys.map(() => '>'),
+          key,
+          '>',
         )) as [string, StreamEntry[]][] | null;
-        for (const [key, entries] of result ?? []) {
+        for (const [, entries] of result ?? []) {
           for (const [entryId, fields] of entries) this.dispatch(key, entryId, fields);
         }
       } catch (err) {
@@ -168,7 +171,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
         const message = (err as Error).message;
         // The stream or group vanished (Redis restarted without persistence): recreate and go on.
         if (message.includes('NOGROUP')) await this.ensureGroups().catch(() => undefined);
-        else this.logger.warn(`Reading ${keys.join(', ')} failed: ${message}`);
+        else this.logger.warn(`Reading ${key} failed: ${message}`);
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
@@ -267,7 +270,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     );
     const outcome = rpcOutcome(reply.err);
     const seconds = (performance.now() - started) / 1000;
-    rpcServerDuration.observe({ pattern: handler ? request.pattern : 'unknown', outcome }, seconds);
+    rpcServerTimer(handler ? request.pattern : 'unknown', outcome).observe(seconds);
     endSpan(span, outcome === 'failed', outcome);
     // One line per handled request (health checks, polled by probes, only at debug).
     this.logger[request.pattern.endsWith('.health') ? 'debug' : 'log'](
@@ -283,7 +286,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     // Reply first, then acknowledge: a crash between them redelivers, and the caller ignores a reply
     // whose call it has settled already. (Auto-pipelined: both leave in the batch's one write.)
     await Promise.all([
-      this.writer!.publish(request.replyTo, JSON.stringify(reply)),
+      this.writer!.spublish(request.replyTo, JSON.stringify(reply)),
       this.writer!.xack(key, this.options.service, entryId),
     ]);
   }

@@ -13,7 +13,8 @@ import {
   UpdateMeDto,
   WireUser,
 } from '@forkvote/contracts';
-import { callService, fail, SERVICE_CLIENT } from '@forkvote/platform';
+import { announceAccountChange, callService, fail, REDIS, SERVICE_CLIENT } from '@forkvote/platform';
+import type Redis from 'ioredis';
 import * as argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError, Repository } from 'typeorm';
@@ -47,6 +48,7 @@ export class AccountsService {
     private readonly botCheck: BotCheck,
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
     private readonly sessions: SessionsService,
+    @Inject(REDIS) private readonly redis: Redis,
   ) {
     this.users = dataSource.getRepository(User);
   }
@@ -149,6 +151,8 @@ export class AccountsService {
       (type) => !user.restaurantTypesToInclude.includes(type),
     );
     await this.users.save(user);
+    // The name is in the verify-token answer that gateways cache.
+    await announceAccountChange(this.redis, this.config.REDIS_PREFIX, userId);
     return this.wireUser(user, await this.entitlement(userId));
   }
 

@@ -18,6 +18,7 @@ import { callService, SERVICE_CLIENT } from '@forkvote/platform';
 import type { Request, Response } from 'express';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit';
 import { GatewayConfig } from '../gateway.config';
+import { AccountAnswers } from './account-answers';
 import { LoginThrottle } from './login-throttle';
 import { clearSessionCookie, keepCheckoutSecret, Session, SessionGuard, setSessionCookie } from './session';
 
@@ -28,6 +29,7 @@ export class AuthController {
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
     private readonly config: GatewayConfig,
     private readonly throttle: LoginThrottle,
+    private readonly accounts: AccountAnswers,
   ) {}
 
   /** Called by the web app on load; answers the current access token payload or 401. */
@@ -35,7 +37,9 @@ export class AuthController {
   @HttpCode(200)
   @UseGuards(SessionGuard)
   verifyToken(@Session() session: SessionClaims): Promise<AccessTokenPayload> {
-    return callService(this.services, AUTH.verify, { userId: session.sub });
+    return this.accounts.get(session.sub, () =>
+      callService(this.services, AUTH.verify, { userId: session.sub }),
+    );
   }
 
   @Post('login')

@@ -58,23 +58,17 @@ export class LoginThrottle {
     if (this.scale === 0) return;
     const ip = req.ip ?? 'unknown';
     const keys = this.keys(email, ip);
-    const results = await this.guard(() =>
-      this.redis
-        .multi()
-        .get(keys.address)
-        .pttl(keys.address)
-        .get(keys.pair)
-        .pttl(keys.pair)
-        .hmget(keys.account, 'count', 'last')
-        .exec(),
+    // Three keys in three slots on Redis Cluster, so no transaction: each read is one command, and all of
+    // them leave in one write (auto-pipelining).
+    const [address, addressTtl, pair, pairTtl, account] = await this.guard(() =>
+      Promise.all([
+        this.redis.get(keys.address),
+        this.redis.pttl(keys.address),
+        this.redis.get(keys.pair),
+        this.redis.pttl(keys.pair),
+        this.redis.hmget(keys.account, 'count', 'last'),
+      ]),
     );
-    const [address, addressTtl, pair, pairTtl, account] = (results ?? []).map(([, value]) => value) as [
-      string | null,
-      number,
-      string | null,
-      number,
-      (string | null)[],
-    ];
 
     const limit = (n: number) => Math.ceil(n * this.scale);
     const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -96,18 +90,19 @@ export class LoginThrottle {
     if (this.scale === 0) return;
     const keys = this.keys(email, req.ip ?? 'unknown');
     const window = LOGIN_LIMITS.windowSeconds;
+    // One transaction per key: on Redis Cluster a transaction's keys must share a slot.
     await this.guard(() =>
-      this.redis
-        .multi()
-        .incr(keys.address)
-        .expire(keys.address, window, 'NX')
-        .incr(keys.pair)
-        .expire(keys.pair, window, 'NX')
-        .hincrby(keys.account, 'count', 1)
-        .hset(keys.account, 'last', Date.now())
-        // The account's count lives while failures keep coming, then lapses a window after the last.
-        .expire(keys.account, window)
-        .exec(),
+      Promise.all([
+        this.redis.multi().incr(keys.address).expire(keys.address, window, 'NX').exec(),
+        this.redis.multi().incr(keys.pair).expire(keys.pair, window, 'NX').exec(),
+        this.redis
+          .multi()
+          .hincrby(keys.account, 'count', 1)
+          .hset(keys.account, 'last', Date.now())
+          // The account's count lives while failures keep coming, then lapses a window after the last.
+          .expire(keys.account, window)
+          .exec(),
+      ]),
     );
   }
 
@@ -123,7 +118,7 @@ export class LoginThrottle {
     );
     if (this.scale === 0) return;
     const keys = this.keys(email, req.ip ?? 'unknown');
-    await this.guard(() => this.redis.del(keys.pair, keys.account));
+    await this.guard(() => Promise.all([this.redis.del(keys.pair), this.redis.del(keys.account)]));
   }
 
   private knownDevice(req: Request, email: string): boolean {

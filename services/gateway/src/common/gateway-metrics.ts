@@ -36,3 +36,15 @@ export const sseFanoutLatency = new Histogram({
   buckets: LATENCY_BUCKETS,
   registers: [metricsRegistry],
 });
+
+export const sseRoomSubscriptions = new Gauge({
+  name: 'forkvote_sse_room_subscriptions',
+  help: 'Rooms whose event channel this gateway subscribes to: the rooms it has clients in',
+  registers: [metricsRegistry],
+});
+
+export const sseRoomEventsReceived = new Counter({
+  name: 'forkvote_sse_room_events_received_total',
+  help: 'Room events this gateway received from Redis (only its own rooms: it subscribes per room)',
+  registers: [metricsRegistry],
+});

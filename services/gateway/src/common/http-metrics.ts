@@ -1,3 +1,4 @@
+import { labelledChildren } from '@forkvote/platform';
 import { httpDuration, httpRequests } from './gateway-metrics';
 import { routeOf } from './request-tracking';
 import type { NextFunction, Request, Response } from 'express';
@@ -8,12 +9,15 @@ import type { NextFunction, Request, Response } from 'express';
  * series of their own; the web app's files are `web`, any other path `unmatched`.
  */
 export function httpMetrics() {
+  const counted = labelledChildren(httpRequests);
+  const timed = labelledChildren(httpDuration);
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     res.once('close', () => {
-      const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
-      httpRequests.inc(labels);
-      httpDuration.observe(labels, (performance.now() - started) / 1000);
+      // In the order of their labelNames: method, route, status.
+      const labels = [req.method, routeOf(req), String(res.statusCode)];
+      counted(...labels).inc();
+      timed(...labels).observe((performance.now() - started) / 1000);
     });
     next();
   };

@@ -7,15 +7,33 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 import { ROOM_EVENTS, RoomEventMap } from '@forkvote/contracts';
-import { REDIS } from '@forkvote/platform';
-import { sseConnections, sseDisconnects, sseFanoutLatency } from '../common/gateway-metrics';
-import { parseRoomEvent, PublishedRoomEvent, roomEventKeys, roomEventsAfter } from '@forkvote/room-events';
+import { createRedis, REDIS, redisTargetOf } from '@forkvote/platform';
+import {
+  sseConnections,
+  sseDisconnects,
+  sseFanoutLatency,
+  sseRoomEventsReceived,
+  sseRoomSubscriptions,
+} from '../common/gateway-metrics';
+import {
+  listedMember,
+  parseRoomEvent,
+  PublishedRoomEvent,
+  roomEventKeys,
+  roomEventsAfter,
+} from '@forkvote/room-events';
 import type { Response } from 'express';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { GatewayConfig } from '../gateway.config';
 import { ShutdownState } from '../health/shutdown-state';
 
 export const HEARTBEAT_MS = 15_000;
+
+/** The clients of one room on this process, and its channel's subscription (resolved once it is active). */
+interface RoomClients {
+  clients: Set<SseClient>;
+  subscribed: Promise<void>;
+}
 
 interface SseClient {
   res: Response;
@@ -35,14 +53,15 @@ const frame = (event: PublishedRoomEvent) =>
   `id: ${event.id}\nevent: ${event.event}\ndata: ${event.data}\n\n`;
 
 /**
- * Relays room events to browsers over Server-Sent Events. The process holds one Redis subscription for all
- * rooms and all its clients; each event's frame is built once and written to every client of its room.
- * One timer sends heartbeat comments to every stream.
+ * Relays room events to browsers over Server-Sent Events. The process subscribes to a room's channel while
+ * it has clients in that room, and drops it when the last one leaves, so each gateway receives only its own
+ * rooms' events (all on one connection; on Redis Cluster, one per shard). Each event's frame is built once
+ * and written to every client of its room. One timer sends heartbeat comments to every stream.
  */
 @Injectable()
 export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(RoomEventsHub.name);
-  private readonly rooms = new Map<string, Set<SseClient>>();
+  private readonly rooms = new Map<string, RoomClients>();
   private subscriber?: Redis;
   private heartbeat?: NodeJS.Timeout;
   private clientCount = 0;
@@ -57,11 +76,27 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     return this.clientCount;
   }
 
+  /** The rooms whose channels this process is subscribed to. */
+  get subscribedRooms(): number {
+    return this.rooms.size;
+  }
+
+  /**
+   * Whether the user is a present member of the room: the room's member set in Redis answers (no round trip
+   * to rooms per connect); only when it does not list them is rooms asked, which covers a set that is not
+   * there yet (the join's event is a moment away) or was lost with Redis.
+   */
+  async isMember(roomId: string, userId: string, askRooms: () => Promise<boolean>): Promise<boolean> {
+    const listed = await listedMember(this.redis, this.config.REDIS_PREFIX, roomId, userId).catch(
+      () => false,
+    );
+    return listed || askRooms();
+  }
+
   async onModuleInit(): Promise<void> {
-    this.subscriber = new Redis(this.config.REDIS_URL, { connectionName: 'gateway:room-events' });
+    this.subscriber = createRedis(redisTargetOf(this.config), { connectionName: 'gateway:room-events' });
     this.subscriber.on('error', (err) => this.logger.warn(`Redis (room events): ${err.message}`));
-    this.subscriber.on('message', (_channel: string, message: string) => this.deliver(message));
-    await this.subscriber.subscribe(roomEventKeys.channel(this.config.REDIS_PREFIX));
+    this.subscriber.on('smessage', (_channel: string, message: string) => this.deliver(message));
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -85,14 +120,14 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     res.socket?.setNoDelay(true);
     res.socket?.setKeepAlive(true);
     const client: SseClient = { res, buffered: [], lastId: null };
-    let clients = this.rooms.get(member.roomId);
-    if (!clients) this.rooms.set(member.roomId, (clients = new Set()));
-    clients.add(client);
-    this.clientCount += 1;
-    sseConnections.inc();
+    const room = this.join(member.roomId, client);
     res.on('close', () => this.detach(member.roomId, client));
 
     res.write('retry: 1000\n\n');
+    // Live events are held from here; the replay below covers what came before the subscription.
+    await room.subscribed.catch((err: Error) =>
+      this.logger.warn(`Subscribing to room ${member.roomId} failed: ${err.message}`),
+    );
     if (lastEventId && /^\d+-\d+$/.test(lastEventId)) {
       const missed = await roomEventsAfter(
         this.redis,
@@ -115,13 +150,29 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     for (const event of held) this.send(client, event);
   }
 
+  /** Adds a client to its room here, subscribing to the room's channel if it is the room's first. */
+  private join(roomId: string, client: SseClient): RoomClients {
+    let room = this.rooms.get(roomId);
+    if (!room) {
+      const subscribed = this.subscriber!.ssubscribe(roomEventKeys.channel(this.config.REDIS_PREFIX, roomId));
+      room = { clients: new Set(), subscribed: subscribed.then(() => undefined) };
+      this.rooms.set(roomId, room);
+      sseRoomSubscriptions.inc();
+    }
+    room.clients.add(client);
+    this.clientCount += 1;
+    sseConnections.inc();
+    return room;
+  }
+
   private deliver(message: string): void {
     const event = parseRoomEvent(message);
     if (!event) return;
-    const clients = this.rooms.get(event.roomId);
-    if (!clients) return;
+    sseRoomEventsReceived.inc();
+    const room = this.rooms.get(event.roomId);
+    if (!room) return;
     const text = frame(event);
-    for (const client of clients) {
+    for (const client of room.clients) {
       if (client.buffered) client.buffered.push(event);
       else {
         client.lastId = event.id;
@@ -140,22 +191,29 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
   }
 
   private beat(): void {
-    for (const clients of this.rooms.values()) for (const client of clients) client.res.write(':\n\n');
+    for (const room of this.rooms.values()) for (const client of room.clients) client.res.write(':\n\n');
   }
 
   private detach(roomId: string, client: SseClient): void {
-    const clients = this.rooms.get(roomId);
-    if (!clients?.delete(client)) return;
+    const room = this.rooms.get(roomId);
+    if (!room?.clients.delete(client)) return;
     this.clientCount -= 1;
     sseConnections.dec();
     sseDisconnects.inc({ reason: this.shutdown.draining ? 'shutdown' : 'client' });
-    if (clients.size === 0) this.rooms.delete(roomId);
+    if (room.clients.size === 0) {
+      this.rooms.delete(roomId);
+      sseRoomSubscriptions.dec();
+      // Commands on one connection run in order: a later subscribe to the room lands after this.
+      this.subscriber!.sunsubscribe(roomEventKeys.channel(this.config.REDIS_PREFIX, roomId)).catch(
+        () => undefined,
+      );
+    }
   }
 
   /** Ends every stream; browsers reconnect (to another replica) and resume from their last event id. */
   closeAll(retryMs?: () => number): void {
-    for (const clients of this.rooms.values()) {
-      for (const client of clients) {
+    for (const room of this.rooms.values()) {
+      for (const client of room.clients) {
         if (retryMs) client.res.write(`retry: ${retryMs()}\n\n`);
         client.res.end();
       }

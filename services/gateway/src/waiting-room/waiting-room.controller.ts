@@ -84,7 +84,9 @@ export class WaitingRoomController {
     const { memberToken, ...answer } = await callService(this.services, ROOMS.join, {
       body,
       accountId: session?.sub,
-      cookieUserId: cookie && cookie.code === body.waitingRoomId ? cookie.userId : undefined,
+      // The body may reach here as sent (rooms validates it): compare the code as rooms will read it.
+      cookieUserId:
+        cookie && cookie.code === body.waitingRoomId.trim().toUpperCase() ? cookie.userId : undefined,
       idempotencyKey: idempotencyKey(req),
     });
     setRoomCookie(res, this.config, memberToken);
@@ -179,9 +181,12 @@ export class WaitingRoomController {
   ): Promise<void> {
     if (!ROOM_ID_PATTERN.test(waitingRoomId)) throw new BadRequestException(ROOM_MESSAGES.invalidRoomId);
     const member = requireMember(req, this.config, waitingRoomId, userId || undefined);
-    const { member: present } = await callService(this.services, ROOMS.isMember, {
-      roomId: member.roomId,
-      userId: member.userId,
+    const present = await this.hub.isMember(member.roomId, member.userId, async () => {
+      const answer = await callService(this.services, ROOMS.isMember, {
+        roomId: member.roomId,
+        userId: member.userId,
+      });
+      return answer.member;
     });
     if (!present) throw new ForbiddenException(ROOM_MESSAGES.notMember);
     await this.hub.attach(res, member, lastEventIdHeader ?? lastEventIdQuery);

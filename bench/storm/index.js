@@ -1,0 +1,257 @@
+// @ts-check
+/**
+ * `npm run bench:storm -- [--rooms 2000] [--room-size 5] [--window 10] [--workers 4] [--json]`
+ *
+ * A vote storm: rooms of `room-size` members (the host and guests), every member's event stream open, and
+ * every member's ballot sent at its own moment of a `window`-second window. Each ballot makes a USER_VOTED
+ * for every member of its room, and a room's last ballot a BALLOTS_SUBMITTED. Prints ballots/s, the
+ * deliveries, the time from a ballot's sending to each member's receipt (p50, p99) and what was lost.
+ *
+ * The same worker processes hold a second stream per member to a floor (`floor.js`: a bare node:http SSE
+ * server fed by the same Redis channels), connected first, so the gateway's memory per connection, connect
+ * rate and delivery times are also printed as ratios of the floor's in the same run.
+ */
+'use strict';
+const { fork } = require('node:child_process');
+const path = require('node:path');
+const {
+  call,
+  cookieOf,
+  cpuPerRequest,
+  cpuSnapshot,
+  mib,
+  parseArgs,
+  percentiles,
+  pool,
+  rssBytes,
+  stackFor,
+  subscribedHost,
+} = require('../lib/harness');
+const { START_SEARCH } = require('@forkvote/testing/src/fixtures');
+
+/** The claims of a room cookie (a JWT): the bench needs the room's id to address the floor. */
+function roomIdOf(cookie) {
+  const payload = cookie.split('=')[1].split('.')[1];
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).roomId;
+}
+
+function ask(worker, message, answerType) {
+  return new Promise((resolve) => {
+    const onMessage = (answer) => {
+      if (answer.type !== answerType) return;
+      worker.off('message', onMessage);
+      resolve(answer);
+    };
+    worker.on('message', onMessage);
+    worker.send(message);
+  });
+}
+
+const ratio = (a, b) => Math.round((a / b) * 100) / 100;
+
+async function main(args = parseArgs()) {
+  const roomCount = Number(args.rooms ?? 2000);
+  const roomSize = Number(args['room-size'] ?? 5);
+  const windowMs = Number(args.window ?? 10) * 1000;
+  const workerCount = Number(args.workers ?? 4);
+  const log = (text) => !args.json && process.stderr.write(`${text}\n`);
+  const env = await stackFor(args);
+  const { url, gatewayPid, stack } = env;
+  const workers = [];
+  let floor;
+  try {
+    log(`stack at ${url}; creating and starting ${roomCount} rooms of ${roomSize}`);
+    const hostCookie = await subscribedHost(url);
+    const rooms = await pool(Array.from({ length: roomCount }), 20, async () => {
+      const created = await call(
+        url,
+        'POST',
+        '/api/v1/waiting-room/create',
+        { userName: 'Host' },
+        { Cookie: hostCookie },
+      );
+      const answer = await created.json();
+      const code = answer.waitingRoom.waitingRoomId;
+      const cookie = cookieOf(created, 'fv_room');
+      return {
+        code,
+        roomId: roomIdOf(cookie),
+        host: { code, roomId: roomIdOf(cookie), userId: answer.userId, cookie },
+        token: answer.token,
+      };
+    });
+    const members = [];
+    await pool(rooms, 50, async (room) => {
+      members.push(room.host);
+      for (let i = 1; i < roomSize; i++) {
+        const joined = await call(url, 'PATCH', '/api/v1/waiting-room/join', {
+          waitingRoomId: room.code,
+          userName: `g${i}`,
+        });
+        members.push({
+          code: room.code,
+          roomId: room.roomId,
+          userId: (await joined.json()).userId,
+          cookie: cookieOf(joined, 'fv_room'),
+        });
+      }
+    });
+    const placesByCode = {};
+    await pool(rooms, 20, async (room) => {
+      const started = await call(url, 'POST', '/api/v1/waiting-room/start', START_SEARCH, {
+        Authorization: `Bearer ${room.token}`,
+      });
+      placesByCode[room.code] = (await started.json()).places.slice(0, 5).map((p) => p.id);
+    });
+
+    floor = fork(
+      path.join(__dirname, 'floor.js'),
+      [
+        stack?.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        stack?.redisPrefix ?? 'fv',
+        process.env.REDIS_CLUSTER ?? '',
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+    );
+    const floorPort = await new Promise((resolve) => floor.once('message', (m) => resolve(m.port)));
+    for (let w = 0; w < workerCount; w++) {
+      workers.push(
+        fork(path.join(__dirname, 'worker.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
+      );
+    }
+    const shares = workers.map((_, w) => members.filter((_, i) => i % workerCount === w));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    /** Opens every member's stream to one target; answers the time taken and the memory it added. */
+    const connectAll = async (target, targetUrl, pid) => {
+      const rssBefore = rssBytes(pid);
+      const started = Date.now();
+      const answers = await Promise.all(
+        workers.map((worker, w) =>
+          ask(worker, { type: 'connect', target, url: targetUrl, members: shares[w] }, 'connected'),
+        ),
+      );
+      const ms = Date.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const held = members.length - answers.reduce((sum, a) => sum + a.failed, 0);
+      const kib = (rssBytes(pid) - rssBefore) / Math.max(held, 1) / 1024;
+      return {
+        held,
+        failed: members.length - held,
+        ms,
+        perSecond: Math.round((held / ms) * 1000),
+        kibPerConnection: Math.round(kib * 10) / 10,
+      };
+    };
+    log(`opening ${members.length} streams to the floor, then ${members.length} to the gateway`);
+    const floorConnect = await connectAll('floor', `http://127.0.0.1:${floorPort}`, floor.pid);
+    const gatewayConnect = await connectAll('gateway', url, gatewayPid);
+
+    log(`the storm: ${members.length} ballots in ${windowMs / 1000} s`);
+    const processes = new Map([
+      ...(stack?.children ?? []),
+      ['floor', floor],
+      ...workers.map((worker, w) => [`worker ${w}`, worker]),
+    ]);
+    const cpuBefore = cpuSnapshot(processes);
+    const startAt = Date.now() + 500;
+    const timed = shares.map((share) =>
+      share.map((member) => ({ ...member, at: 500 + Math.floor(Math.random() * windowMs) })),
+    );
+    const sentAnswers = await Promise.all(
+      workers.map((worker, w) =>
+        ask(worker, { type: 'storm', url, members: timed[w], startAt, placesByCode }, 'sent'),
+      ),
+    );
+    const stormMs = Date.now() - startAt;
+    const cpuAfter = cpuSnapshot(processes);
+    const sent = sentAnswers.flatMap((a) => a.sent);
+    const ballotsOk = sent.filter((s) => s[3]).length;
+    const sentAtOf = new Map(sent.map((s) => [s[0], s[2]]));
+    const lastBallotOf = new Map();
+    for (const [, code, sentAt] of sent)
+      lastBallotOf.set(code, Math.max(lastBallotOf.get(code) ?? 0, sentAt));
+
+    // Deliveries still on their way are given a few seconds.
+    const expectedVoted = ballotsOk * roomSize;
+    const expectedSubmitted = roomCount * roomSize;
+    let reports = [];
+    for (let waited = 0; waited < 15_000; waited += 250) {
+      reports = await Promise.all(workers.map((worker) => ask(worker, { type: 'report' }, 'report')));
+      const count = (target) =>
+        reports.reduce(
+          (sum, r) => sum + r.receipts[target].voted.length + r.receipts[target].submitted.length,
+          0,
+        );
+      if (
+        count('gateway') >= expectedVoted + expectedSubmitted &&
+        count('floor') >= expectedVoted + expectedSubmitted
+      )
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const delivery = (target) => {
+      const voted = reports.flatMap((r) => r.receipts[target].voted);
+      const submitted = reports.flatMap((r) => r.receipts[target].submitted);
+      const latencies = [
+        ...voted.map(([voter, at]) => at - sentAtOf.get(voter)),
+        ...submitted.map(([code, at]) => at - lastBallotOf.get(code)),
+      ];
+      return {
+        userVoted: voted.length,
+        ballotsSubmitted: submitted.length,
+        lost: expectedVoted + expectedSubmitted - voted.length - submitted.length,
+        latencyMs: percentiles(latencies),
+      };
+    };
+    const gateway = delivery('gateway');
+    const floorDelivery = delivery('floor');
+    const result = {
+      rooms: roomCount,
+      members: members.length,
+      ballots: { sent: sent.length, ok: ballotsOk, perSecond: Math.round((ballotsOk / stormMs) * 1000) },
+      expected: { userVoted: expectedVoted, ballotsSubmitted: expectedSubmitted },
+      gateway: { connect: gatewayConnect, delivery: gateway },
+      floor: { connect: floorConnect, delivery: floorDelivery },
+      ratios: {
+        memoryPerConnection: ratio(gatewayConnect.kibPerConnection, floorConnect.kibPerConnection),
+        deliveryP50: ratio(gateway.latencyMs.p50, floorDelivery.latencyMs.p50),
+        deliveryP99: ratio(gateway.latencyMs.p99, floorDelivery.latencyMs.p99),
+        connectRate: ratio(gatewayConnect.perSecond, floorConnect.perSecond),
+      },
+      gatewayRssMiB: mib(rssBytes(gatewayPid)),
+      cpuMsPerBallot: cpuPerRequest(cpuBefore, cpuAfter, Math.max(ballotsOk, 1)),
+    };
+    if (args.json) console.log(JSON.stringify(result, null, 2));
+    else {
+      const row = (r) => ({
+        'streams held': `${r.connect.held} (${r.connect.failed} failed)`,
+        'connect all': `${r.connect.ms} ms (${r.connect.perSecond}/s)`,
+        'memory per stream': `${r.connect.kibPerConnection} KiB`,
+        'USER_VOTED delivered': `${r.delivery.userVoted} of ${expectedVoted}`,
+        'BALLOTS_SUBMITTED delivered': `${r.delivery.ballotsSubmitted} of ${expectedSubmitted}`,
+        lost: r.delivery.lost,
+        'ballot sent → received p50 / p99 / max': `${r.delivery.latencyMs.p50} / ${r.delivery.latencyMs.p99} / ${r.delivery.latencyMs.max} ms`,
+      });
+      console.log(`ballots: ${ballotsOk} of ${sent.length} answered 200, ${result.ballots.perSecond}/s`);
+      console.table({ gateway: row(result.gateway), floor: row(result.floor) });
+      console.table({ 'gateway ÷ floor': result.ratios });
+      console.log('CPU ms per ballot, by process (workers: the load, holding both streams of each member)');
+      console.table(result.cpuMsPerBallot);
+    }
+    return result;
+  } finally {
+    for (const worker of workers) worker.send({ type: 'close' });
+    floor?.kill();
+    await env.stop();
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+module.exports = { main };

@@ -170,7 +170,10 @@ async function startProcesses(options = {}) {
     // PROFILE=gateway,rooms writes a V8 CPU profile of those processes into .profiles/ when they exit.
     const profiled = (env.PROFILE ?? '').split(',').includes(name);
     const profileArgs = profiled ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.profiles')}`] : [];
-    const child = spawn(process.execPath, ['--enable-source-maps', ...profileArgs, entry], {
+    // INSPECT=gateway opens the inspector on a free loopback port (its address is printed on stderr): the
+    // storm bench asks it for a full garbage collection before it reads the gateway's memory.
+    const inspectArgs = (env.INSPECT ?? '').split(',').includes(name) ? ['--inspect=127.0.0.1:0'] : [];
+    const child = spawn(process.execPath, ['--enable-source-maps', ...profileArgs, ...inspectArgs, entry], {
       env: { ...env, INSTANCE_ID: as, ...options.processEnv?.[name], ...overrides },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -21,7 +21,7 @@ function parseArgs(argv = process.argv.slice(2)) {
  * A throw-away stack (own database and Redis prefix) with rate limits off and `env` on top, or the one at
  * `url`.
  */
-async function stackFor(args, env = {}) {
+async function stackFor(args, env = {}, output = undefined) {
   if (args.url)
     return {
       url: String(args.url),
@@ -30,6 +30,7 @@ async function stackFor(args, env = {}) {
     };
   const stack = await startTestStack({
     env: { RATE_LIMIT_SCALE: '0', LOG_LEVEL: 'error', RPC_TIMEOUT_MS: '15000', ...env },
+    output,
   });
   await stack.waitHealthy(90_000);
   return { url: stack.url, gatewayPid: stack.children.get('gateway').pid, stack, stop: () => stack.stop() };
@@ -167,9 +168,32 @@ function percentiles(values) {
   return { p50: round(at(50)), p95: round(at(95)), p99: round(at(99)), max: round(sorted.at(-1) ?? NaN) };
 }
 
+/**
+ * Asks a Node process started with `--inspect` (its `ws://` inspector address) for a full garbage
+ * collection, so a memory reading after it counts what is held, not garbage waiting for the collector.
+ */
+async function collectGarbage(inspectorUrl) {
+  const WebSocket = require('ws');
+  const socket = new WebSocket(inspectorUrl);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  await new Promise((resolve) => {
+    socket.on('message', (raw) => JSON.parse(String(raw)).id === 1 && resolve(undefined));
+    socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+  });
+  socket.close();
+}
+
+/** The inspector address a process printed (`Debugger listening on ws://…`), from one line of its output. */
+const inspectorUrlIn = (line) => /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1];
+
 const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 module.exports = {
+  collectGarbage,
+  inspectorUrlIn,
   parseArgs,
   stackFor,
   call,

@@ -16,8 +16,10 @@ const { fork } = require('node:child_process');
 const path = require('node:path');
 const {
   call,
+  collectGarbage,
   cookieOf,
   cpuPerRequest,
+  inspectorUrlIn,
   cpuSnapshot,
   mib,
   parseArgs,
@@ -55,7 +57,11 @@ async function main(args = parseArgs()) {
   const windowMs = Number(args.window ?? 10) * 1000;
   const workerCount = Number(args.workers ?? 4);
   const log = (text) => !args.json && process.stderr.write(`${text}\n`);
-  const env = await stackFor(args);
+  // The gateway and the floor run with the inspector open, so memory is read after a full collection.
+  let gatewayInspector;
+  const env = await stackFor(args, { INSPECT: 'gateway' }, (line) => {
+    if (line.startsWith('gateway ')) gatewayInspector ??= inspectorUrlIn(line);
+  });
   const { url, gatewayPid, stack } = env;
   const workers = [];
   let floor;
@@ -111,8 +117,10 @@ async function main(args = parseArgs()) {
         stack?.redisPrefix ?? 'fv',
         process.env.REDIS_CLUSTER ?? '',
       ],
-      { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+      { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: ['--inspect=127.0.0.1:0'] },
     );
+    let floorInspector;
+    floor.stderr.on('data', (chunk) => (floorInspector ??= inspectorUrlIn(String(chunk))));
     const floorPort = await new Promise((resolve) => floor.once('message', (m) => resolve(m.port)));
     for (let w = 0; w < workerCount; w++) {
       workers.push(
@@ -123,8 +131,14 @@ async function main(args = parseArgs()) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
 
     /** Opens every member's stream to one target; answers the time taken and the memory it added. */
-    const connectAll = async (target, targetUrl, pid) => {
-      const rssBefore = rssBytes(pid);
+    const connectAll = async (target, targetUrl, pid, inspector) => {
+      // Both readings after a full collection, so neither counts garbage (of setting up, or of connecting).
+      const held = async () => {
+        await collectGarbage(inspector);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return rssBytes(pid);
+      };
+      const rssBefore = await held();
       const started = Date.now();
       const answers = await Promise.all(
         workers.map((worker, w) =>
@@ -132,20 +146,24 @@ async function main(args = parseArgs()) {
         ),
       );
       const ms = Date.now() - started;
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      const held = members.length - answers.reduce((sum, a) => sum + a.failed, 0);
-      const kib = (rssBytes(pid) - rssBefore) / Math.max(held, 1) / 1024;
+      const streams = members.length - answers.reduce((sum, a) => sum + a.failed, 0);
+      const kib = ((await held()) - rssBefore) / Math.max(streams, 1) / 1024;
       return {
-        held,
-        failed: members.length - held,
+        held: streams,
+        failed: members.length - streams,
         ms,
-        perSecond: Math.round((held / ms) * 1000),
+        perSecond: Math.round((streams / ms) * 1000),
         kibPerConnection: Math.round(kib * 10) / 10,
       };
     };
     log(`opening ${members.length} streams to the floor, then ${members.length} to the gateway`);
-    const floorConnect = await connectAll('floor', `http://127.0.0.1:${floorPort}`, floor.pid);
-    const gatewayConnect = await connectAll('gateway', url, gatewayPid);
+    const floorConnect = await connectAll(
+      'floor',
+      `http://127.0.0.1:${floorPort}`,
+      floor.pid,
+      floorInspector,
+    );
+    const gatewayConnect = await connectAll('gateway', url, gatewayPid, gatewayInspector);
 
     log(`the storm: ${members.length} ballots in ${windowMs / 1000} s`);
     const processes = new Map([

@@ -12,25 +12,21 @@
 'use strict';
 const { fork } = require('node:child_process');
 const path = require('node:path');
-const { call, cookieOf, parseArgs, percentiles, pool, stackFor, subscribedHost } = require('../lib/harness');
+const {
+  ask,
+  call,
+  cookieOf,
+  createRooms,
+  parseArgs,
+  percentiles,
+  pool,
+  runMain,
+  stackFor,
+  subscribedHost,
+} = require('../lib/harness');
 const { freePort } = require('@forkvote/testing/src/stack');
 const { createRedis } = require('@forkvote/platform');
 const { roomEventKeys } = require('@forkvote/room-events');
-
-const roomIdOf = (cookie) =>
-  JSON.parse(Buffer.from(cookie.split('=')[1].split('.')[1], 'base64url').toString('utf8')).roomId;
-
-function ask(worker, message, answerType) {
-  return new Promise((resolve) => {
-    const onMessage = (answer) => {
-      if (answer.type !== answerType) return;
-      worker.off('message', onMessage);
-      resolve(answer);
-    };
-    worker.on('message', onMessage);
-    worker.send(message);
-  });
-}
 
 async function main(args = parseArgs()) {
   const clients = Number(args.clients ?? 15000);
@@ -60,22 +56,7 @@ async function main(args = parseArgs()) {
 
     log(`stack at ${url} and ${secondUrl}; ${roomCount} rooms of ${roomSize}`);
     const hostCookie = await subscribedHost(url);
-    const rooms = await pool(Array.from({ length: roomCount }), 20, async () => {
-      const created = await call(
-        url,
-        'POST',
-        '/api/v1/waiting-room/create',
-        { userName: 'Host' },
-        { Cookie: hostCookie },
-      );
-      const answer = await created.json();
-      const cookie = cookieOf(created, 'fv_room');
-      return {
-        code: answer.waitingRoom.waitingRoomId,
-        roomId: roomIdOf(cookie),
-        host: { userId: answer.userId, cookie },
-      };
-    });
+    const rooms = await createRooms(url, hostCookie, roomCount);
     const members = [];
     await pool(rooms, 50, async (room) => {
       const people = [room.host];
@@ -217,11 +198,6 @@ async function main(args = parseArgs()) {
   }
 }
 
-if (require.main === module) {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runMain(module, main);
 
 module.exports = { main };

@@ -6,6 +6,7 @@
  */
 'use strict';
 const http = require('node:http');
+const { readFrames } = require('../lib/sse');
 
 /** @typedef {{ code: string, userId: string, cookie: string, url: string, fallbackUrl: string }} Member */
 
@@ -28,26 +29,18 @@ function connect(member, index, url, lastEventId) {
           return setTimeout(() => resolve(connect(member, index, url, s.lastId)), 1000);
         }
         streams.add(res);
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk) => {
-          buffer += chunk;
-          let end;
-          while ((end = buffer.indexOf('\n\n')) !== -1) {
-            const frame = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const retry = /^retry: (\d+)$/m.exec(frame);
-            if (retry) s.retryMs = Number(retry[1]);
-            if (frame.includes('event: SUBSCRIBED_TO_SSE')) {
-              s.subscribedAt = Date.now();
-              s.url = url;
-              resolve(undefined);
-            }
-            const id = /^id: (\S+)$/m.exec(frame);
-            if (id) {
-              s.ids.push(id[1]);
-              s.lastId = id[1];
-            }
+        readFrames(res, (frame) => {
+          const retry = /^retry: (\d+)$/m.exec(frame);
+          if (retry) s.retryMs = Number(retry[1]);
+          if (frame.includes('event: SUBSCRIBED_TO_SSE')) {
+            s.subscribedAt = Date.now();
+            s.url = url;
+            resolve(undefined);
+          }
+          const id = /^id: (\S+)$/m.exec(frame);
+          if (id) {
+            s.ids.push(id[1]);
+            s.lastId = id[1];
           }
         });
         res.on('close', () => {

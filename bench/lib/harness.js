@@ -75,6 +75,55 @@ async function subscribedHost(url) {
   return cookieOf(login, 'fv_session');
 }
 
+/** The claims of a room cookie (a JWT): benches need the room's id, which no answer gives. */
+function roomIdOf(cookie) {
+  const payload = cookie.split('=')[1].split('.')[1];
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).roomId;
+}
+
+/** Creates `count` rooms for the host: each room's code, id, host token and the host's own member cookie. */
+function createRooms(url, hostCookie, count) {
+  return pool(Array.from({ length: count }), 20, async () => {
+    const created = await call(
+      url,
+      'POST',
+      '/api/v1/waiting-room/create',
+      { userName: 'Host' },
+      { Cookie: hostCookie },
+    );
+    const answer = await created.json();
+    const cookie = cookieOf(created, 'fv_room');
+    return {
+      code: answer.waitingRoom.waitingRoomId,
+      roomId: roomIdOf(cookie),
+      token: answer.token,
+      host: { userId: answer.userId, cookie },
+    };
+  });
+}
+
+/** Sends a worker process a message and resolves with its first answer of `answerType`. */
+function ask(worker, message, answerType) {
+  return new Promise((resolve) => {
+    const onMessage = (answer) => {
+      if (answer.type !== answerType) return;
+      worker.off('message', onMessage);
+      resolve(answer);
+    };
+    worker.on('message', onMessage);
+    worker.send(message);
+  });
+}
+
+/** Runs a bench's `main` when its file is the program, and exits 1 on an error. */
+function runMain(module, main) {
+  if (require.main !== module) return;
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
 /** Runs `task` over `items` with at most `concurrency` in flight. */
 async function pool(items, concurrency, task) {
   const results = new Array(items.length);
@@ -192,7 +241,11 @@ const inspectorUrlIn = (line) => /Debugger listening on (ws:\/\/\S+)/.exec(line)
 const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 module.exports = {
+  ask,
   collectGarbage,
+  createRooms,
+  roomIdOf,
+  runMain,
   inspectorUrlIn,
   parseArgs,
   stackFor,

@@ -10,6 +10,7 @@ const { fork } = require('node:child_process');
 const path = require('node:path');
 const {
   call,
+  createRooms,
   cookieOf,
   cpuSeconds,
   mib,
@@ -34,16 +35,7 @@ async function main(args = parseArgs()) {
   try {
     log(`stack at ${url}; creating ${roomCount} rooms`);
     const hostCookie = await subscribedHost(url);
-    const rooms = await pool(Array.from({ length: roomCount }), 20, async () => {
-      const created = await call(
-        url,
-        'POST',
-        '/api/v1/waiting-room/create',
-        { userName: 'Host' },
-        { Cookie: hostCookie },
-      );
-      return (await created.json()).waitingRoom.waitingRoomId;
-    });
+    const rooms = (await createRooms(url, hostCookie, roomCount)).map((room) => room.code);
 
     log(`joining ${clients} guests`);
     const joinStarted = Date.now();

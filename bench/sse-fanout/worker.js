@@ -5,6 +5,7 @@
  */
 'use strict';
 const http = require('node:http');
+const { readFrames } = require('../lib/sse');
 
 /** @type {{ url: string, members: { code: string, userId: string, cookie: string }[] }} */
 let job;
@@ -20,26 +21,18 @@ function open(member) {
       { agent: false, headers: { Accept: 'text/event-stream', Cookie: member.cookie } },
       (res) => {
         if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-        res.setEncoding('utf8');
-        let buffer = '';
         let first = true;
-        res.on('data', (chunk) => {
-          buffer += chunk;
-          let end;
-          while ((end = buffer.indexOf('\n\n')) !== -1) {
-            const frame = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            if (frame.includes('event: SUBSCRIBED_TO_SSE')) {
-              subscribed += 1;
-              if (first) {
-                first = false;
-                resolve(undefined);
-              }
-            } else if (frame.includes('event: USER_JOINED')) {
-              const data = frame.slice(frame.indexOf('data: ') + 6);
-              latencies.push(Date.now() - JSON.parse(data).sentAt);
-              received += 1;
+        readFrames(res, (frame) => {
+          if (frame.includes('event: SUBSCRIBED_TO_SSE')) {
+            subscribed += 1;
+            if (first) {
+              first = false;
+              resolve(undefined);
             }
+          } else if (frame.includes('event: USER_JOINED')) {
+            const data = frame.slice(frame.indexOf('data: ') + 6);
+            latencies.push(Date.now() - JSON.parse(data).sentAt);
+            received += 1;
           }
         });
         sockets.push(res);

@@ -15,8 +15,10 @@
 const { fork } = require('node:child_process');
 const path = require('node:path');
 const {
+  ask,
   call,
   collectGarbage,
+  createRooms,
   cookieOf,
   cpuPerRequest,
   inspectorUrlIn,
@@ -26,28 +28,11 @@ const {
   percentiles,
   pool,
   rssBytes,
+  runMain,
   stackFor,
   subscribedHost,
 } = require('../lib/harness');
 const { START_SEARCH } = require('@forkvote/testing/src/fixtures');
-
-/** The claims of a room cookie (a JWT): the bench needs the room's id to address the floor. */
-function roomIdOf(cookie) {
-  const payload = cookie.split('=')[1].split('.')[1];
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).roomId;
-}
-
-function ask(worker, message, answerType) {
-  return new Promise((resolve) => {
-    const onMessage = (answer) => {
-      if (answer.type !== answerType) return;
-      worker.off('message', onMessage);
-      resolve(answer);
-    };
-    worker.on('message', onMessage);
-    worker.send(message);
-  });
-}
 
 const ratio = (a, b) => Math.round((a / b) * 100) / 100;
 
@@ -68,27 +53,10 @@ async function main(args = parseArgs()) {
   try {
     log(`stack at ${url}; creating and starting ${roomCount} rooms of ${roomSize}`);
     const hostCookie = await subscribedHost(url);
-    const rooms = await pool(Array.from({ length: roomCount }), 20, async () => {
-      const created = await call(
-        url,
-        'POST',
-        '/api/v1/waiting-room/create',
-        { userName: 'Host' },
-        { Cookie: hostCookie },
-      );
-      const answer = await created.json();
-      const code = answer.waitingRoom.waitingRoomId;
-      const cookie = cookieOf(created, 'fv_room');
-      return {
-        code,
-        roomId: roomIdOf(cookie),
-        host: { code, roomId: roomIdOf(cookie), userId: answer.userId, cookie },
-        token: answer.token,
-      };
-    });
+    const rooms = await createRooms(url, hostCookie, roomCount);
     const members = [];
     await pool(rooms, 50, async (room) => {
-      members.push(room.host);
+      members.push({ code: room.code, roomId: room.roomId, ...room.host });
       for (let i = 1; i < roomSize; i++) {
         const joined = await call(url, 'PATCH', '/api/v1/waiting-room/join', {
           waitingRoomId: room.code,
@@ -265,11 +233,6 @@ async function main(args = parseArgs()) {
   }
 }
 
-if (require.main === module) {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runMain(module, main);
 
 module.exports = { main };

@@ -6,6 +6,7 @@
  */
 'use strict';
 const http = require('node:http');
+const { readFrames } = require('../lib/sse');
 
 /** @typedef {{ code: string, roomId: string, userId: string, cookie: string }} Member */
 
@@ -44,23 +45,15 @@ function open(target, url, member) {
       { agent: false, headers: { Accept: 'text/event-stream', Cookie: member.cookie } },
       (res) => {
         if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk) => {
-          buffer += chunk;
-          let end;
-          while ((end = buffer.indexOf('\n\n')) !== -1) {
-            const frame = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const at = Date.now();
-            // Read as little as possible: the load processes share the machine with what they measure.
-            const name = eventName(frame);
-            if (name === 'SUBSCRIBED_TO_SSE') resolve(undefined);
-            else if (name === 'USER_VOTED') {
-              receipts[target].voted.push([`${member.code}:${field(frame, 'userId')}`, at]);
-            } else if (name === 'BALLOTS_SUBMITTED') {
-              receipts[target].submitted.push([member.code, at]);
-            }
+        readFrames(res, (frame) => {
+          const at = Date.now();
+          // Read as little as possible: the load processes share the machine with what they measure.
+          const name = eventName(frame);
+          if (name === 'SUBSCRIBED_TO_SSE') resolve(undefined);
+          else if (name === 'USER_VOTED') {
+            receipts[target].voted.push([`${member.code}:${field(frame, 'userId')}`, at]);
+          } else if (name === 'BALLOTS_SUBMITTED') {
+            receipts[target].submitted.push([member.code, at]);
           }
         });
         streams.push(res);

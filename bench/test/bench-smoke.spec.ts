@@ -25,7 +25,33 @@ const storm = require('../storm/index.js') as {
   }>;
 };
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const drain = require('../drain/index.js') as {
+  main(args: object): Promise<{
+    clients: number;
+    onDrainedGateway: number;
+    reconnected: number;
+    streamingFromSurvivor: number;
+    deliveriesExpected: number;
+    missed: number;
+    duplicates: number;
+  }>;
+};
+
 describe('benchmark harnesses (smoke)', () => {
+  it('drain: the clients of a SIGTERMed gateway resume on the other, missing and repeating nothing', async () => {
+    const result = await drain.main({ clients: 100, workers: 1, json: true });
+    expect(result).toMatchObject({
+      clients: 100,
+      onDrainedGateway: 50,
+      reconnected: 50,
+      streamingFromSurvivor: 100,
+      missed: 0,
+      duplicates: 0,
+    });
+    expect(result.deliveriesExpected).toBeGreaterThan(0);
+  });
+
   it('vote storm: 20 rooms of 5 vote, every delivery reaches gateway and floor streams', async () => {
     const result = await storm.main({ rooms: 20, 'room-size': 5, window: 1, workers: 1, json: true });
     expect(result.ballots).toMatchObject({ sent: 100, ok: 100 });

@@ -47,6 +47,8 @@ const DOCUMENT_ONLY_HEADERS = [
 interface RoomClients {
   clients: Set<SseClient>;
   subscribed: Promise<void>;
+  /** The subscription failed (Redis gave up): the room's next stream asks for it again. */
+  failed: boolean;
 }
 
 interface SseClient {
@@ -142,9 +144,15 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
 
     res.write('retry: 1000\n\n');
     // Live events are held from here; the replay below covers what came before the subscription.
-    await room.subscribed.catch((err: Error) =>
-      this.logger.warn(`Subscribing to room ${member.roomId} failed: ${err.message}`),
-    );
+    try {
+      await room.subscribed;
+    } catch (err) {
+      // No live events could reach this stream: end it, and the browser comes back after `retry` (with
+      // its last event id), when the room's subscription is asked for again.
+      this.logger.warn(`Subscribing to room ${member.roomId} failed: ${(err as Error).message}`);
+      res.end();
+      return;
+    }
     if (lastEventId && /^\d+-\d+$/.test(lastEventId)) {
       const missed = await roomEventsAfter(
         this.redis,
@@ -174,15 +182,30 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
   private join(roomId: string, client: SseClient): RoomClients {
     let room = this.rooms.get(roomId);
     if (!room) {
-      const subscribed = this.subscriber!.ssubscribe(roomEventKeys.channel(this.config.REDIS_PREFIX, roomId));
-      room = { clients: new Set(), subscribed: subscribed.then(() => undefined) };
+      room = { clients: new Set(), subscribed: Promise.resolve(), failed: false };
       this.rooms.set(roomId, room);
       sseRoomSubscriptions.inc();
+      this.subscribe(roomId, room);
+    } else if (room.failed) {
+      this.subscribe(roomId, room);
     }
     room.clients.add(client);
     this.clientCount += 1;
     sseConnections.inc();
     return room;
+  }
+
+  private subscribe(roomId: string, room: RoomClients): void {
+    room.failed = false;
+    room.subscribed = this.subscriber!.ssubscribe(
+      roomEventKeys.channel(this.config.REDIS_PREFIX, roomId),
+    ).then(
+      () => undefined,
+      (err: unknown) => {
+        room.failed = true;
+        throw err;
+      },
+    );
   }
 
   private deliver(message: string): void {

@@ -81,7 +81,7 @@ async function main(args = parseArgs()) {
     floor = fork(
       path.join(__dirname, 'floor.js'),
       [
-        stack?.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        process.env.REDIS_URL || 'redis://127.0.0.1:6379',
         stack?.redisPrefix ?? 'fv',
         process.env.REDIS_CLUSTER ?? '',
       ],

@@ -256,6 +256,27 @@ describe('rooms and live events', () => {
       'Please provide location information',
     );
 
+    // Fields no DTO declares are refused, at the top of a body and inside a ballot's votes, whoever sends them.
+    const votes = ['a', 'b', 'c', 'd', 'e'].map((placeId) => ({ placeId, voteType: 'up' }));
+    for (const [body, message] of [
+      [{ waitingRoomId: room.code, userId: guestId, votes, extra: 1 }, 'property extra should not exist'],
+      [
+        { waitingRoomId: room.code, userId: guestId, votes: [{ ...votes[0], weight: 9 }, ...votes.slice(1)] },
+        'property weight should not exist',
+      ],
+    ] as const) {
+      const refused = await guest.patch('/api/v1/waiting-room/vote', body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toContain(message);
+    }
+    const extraJoin = await new Participant(stack.url).patch('/api/v1/waiting-room/join', {
+      waitingRoomId: room.code,
+      userName: 'Xena',
+      isHost: true,
+    });
+    expect(extraJoin.status).toBe(400);
+    expect(extraJoin.body.message).toBe('property isHost should not exist');
+
     // Voting before the start.
     const early = await vote(guest, room.code, guestId, ['a', 'b', 'c', 'd', 'e'], () => true);
     expect(early.status).toBe(409);

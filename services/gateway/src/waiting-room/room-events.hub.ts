@@ -92,11 +92,6 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     return this.clientCount;
   }
 
-  /** The rooms whose channels this process is subscribed to. */
-  get subscribedRooms(): number {
-    return this.rooms.size;
-  }
-
   /**
    * Whether the user is a present member of the room: the room's member set in Redis answers (no round trip
    * to rooms per connect); only when it does not list them is rooms asked, which covers a set that is not

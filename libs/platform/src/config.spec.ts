@@ -27,6 +27,34 @@ describe('loadConfig', () => {
   });
 });
 
+describe('Redis configuration', () => {
+  const nodes = 'redis://:pw1@10.0.0.1:6379,redis://:pw2@10.0.0.2:6379';
+
+  it('refuses a list of nodes without REDIS_CLUSTER=true, masking every password', () => {
+    for (const REDIS_CLUSTER of [undefined, 'false']) {
+      let message = '';
+      try {
+        loadConfig(PlatformConfig, { REDIS_URL: nodes, REDIS_CLUSTER });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toContain(
+        'REDIS_URL names several nodes: set REDIS_CLUSTER=true for a Redis Cluster, or give one redis:// URL',
+      );
+      expect(message).toContain('REDIS_URL="redis://***@10.0.0.1:6379,redis://***@10.0.0.2:6379"');
+      expect(message).not.toMatch(/pw1|pw2/);
+    }
+  });
+
+  it('accepts a list of nodes for a cluster, and one node either way', () => {
+    expect(loadConfig(PlatformConfig, { REDIS_URL: nodes, REDIS_CLUSTER: 'true' }).REDIS_URL).toBe(nodes);
+    expect(() => loadConfig(PlatformConfig, { REDIS_URL: 'redis://10.0.0.1:6379' })).not.toThrow();
+    expect(() =>
+      loadConfig(PlatformConfig, { REDIS_URL: 'redis://10.0.0.1:6379', REDIS_CLUSTER: 'true' }),
+    ).not.toThrow();
+  });
+});
+
 describe('production configuration', () => {
   const strong = 'x'.repeat(32);
   const refusal = (env: NodeJS.ProcessEnv) => {

@@ -91,7 +91,8 @@ const SECRET_VARIABLE = /SECRET|PASSWORD|TOKEN|_KEY$/;
 /** A value as a configuration error may show it: secrets hidden, credentials in a URL masked. */
 function shown(name: string, value: string | undefined): string {
   if (value && SECRET_VARIABLE.test(name)) return '(hidden)';
-  return JSON.stringify((value ?? '').replace(/\/\/[^/@\s]*@/, '//***@'));
+  // Every URL of a list (REDIS_URL may name several nodes) has its credentials masked.
+  return JSON.stringify((value ?? '').replace(/\/\/[^/@\s,]*@/g, '//***@'));
 }
 
 const toNumber = ({ value }: { value: unknown }) =>
@@ -132,6 +133,18 @@ export class PlatformConfig {
   /** One redis:// URL; with REDIS_CLUSTER, one or more nodes of the cluster, comma-separated. */
   @Matches(/^rediss?:\/\/[^\s,]+(,rediss?:\/\/[^\s,]+)*$/, {
     message: 'REDIS_URL must be a redis:// URL (with REDIS_CLUSTER, a comma-separated list of them)',
+  })
+  // A single-node client given a list would talk to the first node alone and meet MOVED on most keys.
+  @ValidateBy({
+    name: 'oneRedisUnlessCluster',
+    validator: {
+      validate: (value: unknown, args) =>
+        typeof value !== 'string' ||
+        !value.includes(',') ||
+        (args?.object as { REDIS_CLUSTER?: string } | undefined)?.REDIS_CLUSTER === 'true',
+      defaultMessage: () =>
+        'REDIS_URL names several nodes: set REDIS_CLUSTER=true for a Redis Cluster, or give one redis:// URL',
+    },
   })
   REDIS_URL = 'redis://127.0.0.1:6379';
 

@@ -64,4 +64,4 @@ export function endSpan(span: Span, failed: boolean, message?: string): void {
   span.end();
 }
 
-export { context, SpanKind, trace };
+export { context, SpanKind, trace, type Span };

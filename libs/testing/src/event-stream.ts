@@ -1,4 +1,4 @@
-import { request as httpRequest, IncomingMessage } from 'node:http';
+import { request as httpRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 export interface StreamEvent {
   id?: string;
@@ -14,6 +14,7 @@ export class EventStreamClient {
   readonly events: StreamEvent[] = [];
   lastEventId?: string;
   status?: number;
+  headers?: IncomingHttpHeaders;
   private response?: IncomingMessage;
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
   private closedResolve?: () => void;
@@ -26,6 +27,7 @@ export class EventStreamClient {
     return new Promise((resolve, reject) => {
       const req = httpRequest(url, { headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
         client.status = res.statusCode;
+        client.headers = res.headers;
         client.response = res;
         if (res.statusCode !== 200) {
           let body = '';

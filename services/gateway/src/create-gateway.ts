@@ -5,6 +5,7 @@ import cookieParser from 'cookie-parser';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createLogger, startProcessMetrics } from '@forkvote/platform';
 import { bodyGuard } from './common/body-guard';
+import { GatewayExpressAdapter } from './common/express-adapter';
 import { httpMetrics } from './common/http-metrics';
 import { requestTracking } from './common/request-tracking';
 import { requestOriginGuard, securityHeaders } from './common/http-security';
@@ -15,7 +16,7 @@ import { serveWebApp } from './web-app';
 
 /** Builds the gateway app (used by main.ts and by tests): /api/v1, docs at /api/docs, the web app at /. */
 export async function createGateway(config: GatewayConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule, {
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule, new GatewayExpressAdapter(), {
     logger: createLogger('gateway', config),
     // Stripe signs the exact bytes it sends; the webhook needs them, not re-serialised JSON.
     rawBody: true,

@@ -278,6 +278,31 @@ describe('security at the gateway', () => {
         expect(res.headers['strict-transport-security']).toBeUndefined();
       }
     });
+
+    it('an event stream keeps nosniff and its request id, and none of the headers only documents need', async () => {
+      const { host, code, userId } = await hostWithRoom();
+      const stream = await host.events(code, userId);
+      try {
+        expect(stream.headers?.['content-type']).toBe('text/event-stream; charset=utf-8');
+        expect(stream.headers?.['x-content-type-options']).toBe('nosniff');
+        expect(stream.headers?.['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+        for (const name of [
+          'content-security-policy',
+          'x-frame-options',
+          'referrer-policy',
+          'cross-origin-opener-policy',
+          'strict-transport-security',
+        ])
+          expect(stream.headers?.[name]).toBeUndefined();
+      } finally {
+        stream.close();
+      }
+      // A refusal on the stream's path is JSON under nosniff: no browser renders it as a page.
+      const refused = await request(stack.url).get(`/api/v1/waiting-room/events/${code}`);
+      expect(refused.status).toBe(403);
+      expect(refused.headers['content-type']).toMatch(/^application\/json/);
+      expect(refused.headers['x-content-type-options']).toBe('nosniff');
+    });
   });
 
   describe('the local checkout', () => {

@@ -13,7 +13,7 @@ export function httpMetrics() {
   const timed = labelledChildren(httpDuration);
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
-    res.once('close', () => {
+    res.on('close', () => {
       // In the order of their labelNames: method, route, status.
       const labels = [req.method, routeOf(req), String(res.statusCode)];
       counted(...labels).inc();

@@ -1,18 +1,26 @@
 import { MESSAGES } from '@forkvote/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import helmet from 'helmet';
+import helmet, { strictTransportSecurity, xContentTypeOptions } from 'helmet';
 import { GatewayConfig } from '../gateway.config';
 
 const RECAPTCHA = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
+
+/** A room's event stream (`GET /api/v1/waiting-room/events/:waitingRoomId`). */
+const EVENT_STREAM = /^\/api\/v1\/waiting-room\/events\/[^/]+$/;
 
 /**
  * Security headers on every answer (API, web app, local checkout pages, docs). The CSP allows scripts only
  * from this origin and reCAPTCHA; styles may be inline because antd writes its CSS-in-JS into <style>
  * tags at run time and the local checkout pages carry their own. No page may be framed.
+ *
+ * An event stream is no document: framing, scripts and referrers mean nothing to it, and a response keeps
+ * its headers for as long as it is open (hours, times every open stream). It gets nosniff and, in
+ * production, HSTS; nothing else.
  */
 export function securityHeaders(config: GatewayConfig): RequestHandler {
   const production = config.NODE_ENV === 'production';
-  return helmet({
+  const hsts = { maxAge: 31_536_000, includeSubDomains: true };
+  const documents = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -34,10 +42,17 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
     // 'same-origin' keeps the reset token in /reset-password?token=… from leaking to other sites, and, unlike
     // 'no-referrer', still lets the browser send Origin on our own POSTs, which the CSRF check reads.
     referrerPolicy: { policy: 'same-origin' },
-    strictTransportSecurity: production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    strictTransportSecurity: production ? hsts : false,
     xFrameOptions: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
+  const noSniff = xContentTypeOptions();
+  const transportSecurity = strictTransportSecurity(hsts);
+  const streams: RequestHandler = production
+    ? (req, res, next) => noSniff(req, res, () => transportSecurity(req, res, next))
+    : (req, res, next) => noSniff(req, res, next);
+  return (req, res, next) =>
+    req.method === 'GET' && EVENT_STREAM.test(req.path) ? streams(req, res, next) : documents(req, res, next);
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -6,6 +6,7 @@ import {
   REQUEST_ID_PATTERN,
   requestContext,
   rootLogger,
+  Span,
   SpanKind,
   trace,
   tracer,
@@ -22,6 +23,41 @@ export function routeOf(req: Request): string {
 }
 
 /**
+ * The listener that writes a request's access line and ends its span when the response closes. Built
+ * here, apart from the middleware, so that it holds only what it uses: a closure made inside the middleware
+ * would share its scope with Express's `next`, and through it the request's whole trip through the router,
+ * for as long as the response lives (hours, for an event stream).
+ */
+function accessLine(
+  req: Request & { id?: string },
+  res: Response,
+  started: number,
+  span: Span | null,
+  { logger, userKey }: { logger: ReturnType<typeof rootLogger>; userKey: string },
+): () => void {
+  return () => {
+    const route = routeOf(req);
+    const status = res.statusCode;
+    const user = req.user as { sub?: string } | undefined;
+    const line = {
+      reqId: req.id,
+      req: { method: req.method, path: req.originalUrl.split('?')[0] },
+      res: { status },
+      route,
+      ...(user?.sub ? { userHash: hashUserId(user.sub, userKey) } : {}),
+      durationMs: Math.round(performance.now() - started),
+    };
+    if (status >= 500) logger.error(line, 'request');
+    else logger.info(line, 'request');
+    if (span) {
+      span.updateName(`${req.method} ${route}`);
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': status });
+      endSpan(span, status >= 500);
+    }
+  };
+}
+
+/**
  * Every request gets an id (the client's `X-Request-Id` when it is plain and short, else a new UUID),
  * answered back as `X-Request-Id`, carried by every service call it causes, and on every log line written
  * for it. One access line per request: method, path (no query string), route, status, duration, the id,
@@ -35,6 +71,7 @@ export function routeOf(req: Request): string {
 export function requestTracking(config: GatewayConfig): RequestHandler {
   const userKey = createHash('sha256').update(`log-user-hash:${config.JWT_SECRET}`).digest('hex');
   const logger = rootLogger('gateway', config);
+  const log = { logger, userKey };
   return (req: Request, res: Response, next: NextFunction): void => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
@@ -49,26 +86,7 @@ export function requestTracking(config: GatewayConfig): RequestHandler {
           parent,
         )
       : null;
-    res.once('close', () => {
-      const route = routeOf(req);
-      const status = res.statusCode;
-      const user = req.user as { sub?: string } | undefined;
-      const line = {
-        reqId: id,
-        req: { method: req.method, path: req.originalUrl.split('?')[0] },
-        res: { status },
-        route,
-        ...(user?.sub ? { userHash: hashUserId(user.sub, userKey) } : {}),
-        durationMs: Math.round(performance.now() - started),
-      };
-      if (status >= 500) logger.error(line, 'request');
-      else logger.info(line, 'request');
-      if (span) {
-        span.updateName(`${req.method} ${route}`);
-        span.setAttributes({ 'http.route': route, 'http.response.status_code': status });
-        endSpan(span, status >= 500);
-      }
-    });
+    res.on('close', accessLine(req, res, started, span, log));
     requestContext.run({ requestId: id }, () =>
       parent && span ? context.with(trace.setSpan(parent, span), next) : next(),
     );

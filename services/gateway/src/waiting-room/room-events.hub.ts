@@ -29,20 +29,6 @@ import { ShutdownState } from '../health/shutdown-state';
 
 export const HEARTBEAT_MS = 15_000;
 
-/** Set by helmet on every answer; kept on an event stream: nosniff, HSTS and the request id. */
-const DOCUMENT_ONLY_HEADERS = [
-  'Content-Security-Policy',
-  'Cross-Origin-Opener-Policy',
-  'Cross-Origin-Resource-Policy',
-  'Origin-Agent-Cluster',
-  'Referrer-Policy',
-  'X-DNS-Prefetch-Control',
-  'X-Download-Options',
-  'X-Frame-Options',
-  'X-Permitted-Cross-Domain-Policies',
-  'X-XSS-Protection',
-];
-
 /** The clients of one room on this process, and its channel's subscription (resolved once it is active). */
 interface RoomClients {
   clients: Set<SseClient>;
@@ -122,9 +108,6 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     member: { roomId: string; code: string; userId: string; userName: string },
     lastEventId: string | undefined,
   ): Promise<void> {
-    // A stream is no document: the headers that guard documents (framing, scripts, referrers) mean
-    // nothing to it, and a response keeps its header block for as long as it is open.
-    for (const header of DOCUMENT_ONLY_HEADERS) res.removeHeader(header);
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',

@@ -1,0 +1,42 @@
+import { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Express } from 'express';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Express gives each request and response its prototype as it arrives (`Object.setPrototypeOf` in
+ * `app.handle`), and V8 shares no hidden class built after a prototype change: every property Express, the
+ * middleware and Nest then add makes a new one. That is some twenty maps made per request, and two kept
+ * (about 2 KB) for as long as an event stream stays open. Here Node builds requests and responses as
+ * instances of classes whose prototypes are the app's, so Express's own `setPrototypeOf` changes nothing
+ * and every request shares the same hidden classes.
+ */
+export class GatewayExpressAdapter extends ExpressAdapter {
+  override initHttpServer(options: NestApplicationOptions): void {
+    // TLS ends before the gateway (at the ingress); the plain server is the one this is for.
+    if (options.httpsOptions || options.forceCloseConnections) return super.initHttpServer(options);
+    const app = this.getInstance<Express>();
+    const Request = classWithPrototypeOf(IncomingMessage, app.request);
+    const Response = classWithPrototypeOf(ServerResponse, app.response);
+    app.request = Request.prototype as Express['request'];
+    app.response = Response.prototype as Express['response'];
+    this.setHttpServer(createServer({ IncomingMessage: Request, ServerResponse: Response }, app));
+  }
+}
+
+/**
+ * A subclass of Node's class standing in for Express's prototype object: the same chain and the same own
+ * properties (`app`). A class, not a function with `prototype` assigned, because V8 sizes a derived class's
+ * objects from its base's constructor; objects of a bare function outgrow their fast layout and turn into
+ * dictionaries.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript's form for a class to extend
+function classWithPrototypeOf<T extends new (...args: any[]) => object>(
+  base: T,
+  expressPrototype: object,
+): T {
+  const Derived = class extends base {};
+  Object.setPrototypeOf(Derived.prototype, Object.getPrototypeOf(expressPrototype) as object);
+  Object.defineProperties(Derived.prototype, Object.getOwnPropertyDescriptors(expressPrototype));
+  return Derived;
+}

@@ -13,7 +13,10 @@ const NUL = '\u0000';
  */
 export function bodyGuard(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const problem = inspect(req.body) ?? inspect(req.query) ?? (req.path.includes(NUL) ? 'nul' : null);
+    // A query string can only hold a NUL written as %00, and Express parses it again on every read of
+    // req.query: only a query with one is read here.
+    const query = req.url.includes('%00') ? inspect(req.query) : null;
+    const problem = inspect(req.body) ?? query ?? (req.path.includes(NUL) ? 'nul' : null);
     if (!problem) return next();
     const message = problem === 'deep' ? MESSAGES.bodyTooDeep : MESSAGES.controlCharacters;
     res.status(400).json({ statusCode: 400, message, error: message });

@@ -28,6 +28,8 @@ import { GatewayConfig } from '../gateway.config';
 import { ShutdownState } from '../health/shutdown-state';
 
 export const HEARTBEAT_MS = 15_000;
+/** How long a browser waits before reconnecting a dropped stream. */
+const RETRY = 'retry: 1000\n\n';
 
 /** The clients of one room on this process, and its channel's subscription (resolved once it is active). */
 interface RoomClients {
@@ -53,6 +55,19 @@ export function compareEventIds(a: string, b: string): number {
 
 const frame = (event: PublishedRoomEvent) =>
   `id: ${event.id}\nevent: ${event.event}\ndata: ${event.data}\n\n`;
+
+/**
+ * What Express and the middleware leave on a request for the handlers after them. A stream never goes on to
+ * another handler and stays open for hours, so it lets them go: the router's continuation (and with it the
+ * state of the request's whole trip through the middleware), the route's parameters, the parsed cookies and
+ * URL, and the response's template locals. The access line and metrics read only the method, route and
+ * status, which stay.
+ */
+function releaseRoutingState(res: Response): void {
+  const req = res.req as unknown as Record<string, unknown>;
+  req.next = req.params = req.cookies = req.signedCookies = req._parsedUrl = undefined;
+  (res as unknown as Record<string, unknown>).locals = undefined;
+}
 
 /**
  * Relays room events to browsers over Server-Sent Events. The process subscribes to a room's channel while
@@ -101,26 +116,27 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
   /**
    * Starts a member's stream: headers, replay of what they missed since `lastEventId`, the
    * SUBSCRIBED_TO_SSE event, then live events. Live events arriving during the replay are held and sent
-   * after it, without duplicates.
+   * after it, without duplicates. Everything up to SUBSCRIBED_TO_SSE leaves in one write (one system
+   * call with the headers), which is most of what a connect costs past the HTTP layer.
    */
   async attach(
     res: Response,
     member: { roomId: string; code: string; userId: string; userName: string },
     lastEventId: string | undefined,
   ): Promise<void> {
+    // No TCP keep-alive of its own: the heartbeat finds a dead peer long before the kernel's two hours,
+    // and Node's HTTP server already turns Nagle off on every socket.
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    res.socket?.setNoDelay(true);
-    res.socket?.setKeepAlive(true);
     const client: SseClient = { res, buffered: [], lastId: null };
     const room = this.join(member.roomId, client);
     res.on('close', () => this.detach(member.roomId, client));
 
-    res.write('retry: 1000\n\n');
+    let opening = RETRY;
     // Live events are held from here; the replay below covers what came before the subscription.
     try {
       await room.subscribed;
@@ -128,7 +144,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       // No live events could reach this stream: end it, and the browser comes back after `retry` (with
       // its last event id), when the room's subscription is asked for again.
       this.logger.warn(`Subscribing to room ${member.roomId} failed: ${(err as Error).message}`);
-      res.end();
+      res.end(opening);
       return;
     }
     if (lastEventId && /^\d+-\d+$/.test(lastEventId)) {
@@ -138,7 +154,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
         member.roomId,
         lastEventId,
       ).catch(() => []);
-      for (const event of missed) this.send(client, event);
+      for (const event of missed) opening += this.next(client, event);
       client.lastId = missed.at(-1)?.id ?? lastEventId;
     }
     const subscribed: RoomEventMap['SUBSCRIBED_TO_SSE'] & { sentAt: number } = {
@@ -147,13 +163,11 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       userName: member.userName,
       sentAt: Date.now(),
     };
-    res.write(`event: ${ROOM_EVENTS.subscribed}\ndata: ${JSON.stringify(subscribed)}\n\n`);
-    const held = client.buffered ?? [];
+    opening += `event: ${ROOM_EVENTS.subscribed}\ndata: ${JSON.stringify(subscribed)}\n\n`;
+    for (const event of client.buffered ?? []) opening += this.next(client, event);
     client.buffered = null;
-    for (const event of held) this.send(client, event);
-    // Express leaves its router's continuation on the request, and with it the state of the request's
-    // whole trip through the middleware; a stream lives for hours and never goes on to another handler.
-    (res.req as { next?: unknown }).next = undefined;
+    res.write(opening);
+    releaseRoutingState(res);
   }
 
   /** Adds a client to its room here, subscribing to the room's channel if it is the room's first. */
@@ -205,10 +219,11 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     if (published > 0) sseFanoutLatency.observe(Math.max(0, Date.now() - published) / 1000);
   }
 
-  private send(client: SseClient, event: PublishedRoomEvent): void {
-    if (client.lastId && compareEventIds(event.id, client.lastId) <= 0) return;
+  /** The event's frame for a client being opened, or '' when the client already has it. */
+  private next(client: SseClient, event: PublishedRoomEvent): string {
+    if (client.lastId && compareEventIds(event.id, client.lastId) <= 0) return '';
     client.lastId = event.id;
-    client.res.write(frame(event));
+    return frame(event);
   }
 
   private beat(): void {

@@ -173,13 +173,14 @@ export class WaitingRoomController {
   @Get('events/:waitingRoomId')
   async events(
     @Param('waitingRoomId') waitingRoomId: string,
-    @Query('userId') userId: string | undefined,
-    @Query('lastEventId') lastEventIdQuery: string | undefined,
+    // The whole query at once: Express parses the query string again on every read of it.
+    @Query() query: { userId?: string; lastEventId?: string },
     @Headers('last-event-id') lastEventIdHeader: string | undefined,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     if (!ROOM_ID_PATTERN.test(waitingRoomId)) throw new BadRequestException(ROOM_MESSAGES.invalidRoomId);
+    const { userId, lastEventId: lastEventIdQuery } = query;
     const member = requireMember(req, this.config, waitingRoomId, userId || undefined);
     const present = await this.hub.isMember(member.roomId, member.userId, async () => {
       const answer = await callService(this.services, ROOMS.isMember, {

@@ -34,7 +34,7 @@ async function serve(kind, prefix) {
     const { StreamsServer } = require('@forkvote/platform');
     server = new StreamsServer({
       service: 'bench',
-      redisUrl: REDIS_URL,
+      redis: { url: REDIS_URL, cluster: false },
       prefix,
       claimIdleMs: 15000,
       maxLen: 100000,
@@ -64,7 +64,7 @@ function createClient(kind, prefix) {
   if (kind === 'streams') {
     const { StreamsClient } = require('@forkvote/platform');
     return new StreamsClient({
-      redisUrl: REDIS_URL,
+      redis: { url: REDIS_URL, cluster: false },
       prefix,
       claimIdleMs: 15000,
       maxLen: 100000,

@@ -25,8 +25,7 @@ describe('Redis Streams transport', () => {
 
   function client(options: { timeoutMs?: number; maxLen?: number } = {}): StreamsClient {
     const c = new StreamsClient({
-      redisUrl: REDIS_URL,
-      redisCluster: REDIS_CLUSTER,
+      redis: { url: REDIS_URL, cluster: REDIS_CLUSTER },
       prefix,
       claimIdleMs: 500,
       maxLen: options.maxLen ?? 10_000,

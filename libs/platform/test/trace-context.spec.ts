@@ -15,7 +15,7 @@ describe('trace context and request id across the transport', () => {
   const exporter = new InMemorySpanExporter();
   const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const prefix = `fvtest-trace-${randomBytes(4).toString('hex')}`;
-  const options = { redisUrl: REDIS_URL, prefix, claimIdleMs: 1000, maxLen: 1000 };
+  const options = { redis: { url: REDIS_URL, cluster: false }, prefix, claimIdleMs: 1000, maxLen: 1000 };
   const server = new StreamsServer({ ...options, service: 'echo', blockMs: 200 });
   const client = new StreamsClient({ ...options, timeoutMs: 5000 });
 

@@ -2,6 +2,7 @@ import type { AnswerOf, Pattern, RequestOf } from '@forkvote/contracts';
 import { ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom } from 'rxjs';
 import { PlatformConfig } from '../config';
+import { redisTargetOf } from '../redis';
 import { StreamsClient } from './streams.client';
 import { StreamsServer } from './streams.server';
 
@@ -16,8 +17,7 @@ export * from './streams.server';
 export function createServiceServer(service: string, config: PlatformConfig): StreamsServer {
   return new StreamsServer({
     service,
-    redisUrl: config.REDIS_URL,
-    redisCluster: config.REDIS_CLUSTER === 'true',
+    redis: redisTargetOf(config),
     prefix: config.REDIS_PREFIX,
     claimIdleMs: config.RPC_CLAIM_IDLE_MS,
     maxLen: config.RPC_STREAM_MAXLEN,
@@ -26,8 +26,7 @@ export function createServiceServer(service: string, config: PlatformConfig): St
 
 export function createServiceClient(config: PlatformConfig): StreamsClient {
   return new StreamsClient({
-    redisUrl: config.REDIS_URL,
-    redisCluster: config.REDIS_CLUSTER === 'true',
+    redis: redisTargetOf(config),
     prefix: config.REDIS_PREFIX,
     claimIdleMs: config.RPC_CLAIM_IDLE_MS,
     maxLen: config.RPC_STREAM_MAXLEN,

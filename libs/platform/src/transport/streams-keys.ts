@@ -1,3 +1,5 @@
+import type { RedisTarget } from '../redis';
+
 /**
  * Redis key names of the Redis Streams transport, in one place so server, client and tests agree. The part
  * in braces is the key's hash tag: on Redis Cluster it alone picks the slot, so streams of different
@@ -39,9 +41,8 @@ export interface EventEnvelope {
 }
 
 export interface StreamsTransportOptions {
-  redisUrl: string;
-  /** `redisUrl` names Redis Cluster nodes. */
-  redisCluster?: boolean;
+  /** Where Redis is (one server, or Redis Cluster nodes): the same target every connection is made for. */
+  redis: RedisTarget;
   prefix: string;
   /** Idle time after which a pending request of a silent replica is claimed by another. */
   claimIdleMs: number;

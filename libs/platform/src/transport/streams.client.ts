@@ -60,7 +60,7 @@ export class StreamsClient extends ClientProxy {
   }
 
   private async openConnections(): Promise<void> {
-    const target = { url: this.options.redisUrl, cluster: this.options.redisCluster ?? false };
+    const target = this.options.redis;
     const redisOptions = { maxRetriesPerRequest: 2, connectionName: `client:${this.clientId}` };
     // A turn's requests leave in one socket write per Redis node (auto-pipelining), whichever services
     // (and so, on a cluster, whichever shards) they go to.

@@ -107,7 +107,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
   }
 
   private async start(): Promise<void> {
-    const target = { url: this.options.redisUrl, cluster: this.options.redisCluster ?? false };
+    const target = this.options.redis;
     const redisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true };
     // Replies and acknowledgements of a batch leave in one socket write instead of one each.
     this.writer = createRedis(target, {

@@ -6,7 +6,6 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { createLogger, startProcessMetrics } from '@forkvote/platform';
 import { bodyGuard } from './common/body-guard';
 import { GatewayExpressAdapter } from './common/express-adapter';
-import { httpMetrics } from './common/http-metrics';
 import { requestTracking } from './common/request-tracking';
 import { requestOriginGuard, securityHeaders } from './common/http-security';
 import { GatewayConfig } from './gateway.config';
@@ -22,8 +21,7 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
     rawBody: true,
   });
   startProcessMetrics('gateway');
-  // First, so requests refused by the guards below are counted too.
-  app.use(httpMetrics());
+  // First, so requests refused by the guards below are logged and counted too.
   app.use(requestTracking(config));
   app.use(securityHeaders(config));
   // Before any body is parsed: a state change from another origin, or not in JSON, goes no further.

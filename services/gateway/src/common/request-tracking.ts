@@ -15,6 +15,7 @@ import {
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createHash, randomUUID } from 'node:crypto';
 import { GatewayConfig } from '../gateway.config';
+import { recordRequest } from './http-metrics';
 
 /** The route pattern that matched (`/api/v1/waiting-room/events/:waitingRoomId`); `web` or `unmatched` else. */
 export function routeOf(req: Request): string {
@@ -23,7 +24,8 @@ export function routeOf(req: Request): string {
 }
 
 /**
- * The listener that writes a request's access line and ends its span when the response closes. Built
+ * The listener that writes a request's access line, counts it in the metrics and ends its span when the
+ * response closes: one listener per request (an event stream keeps it for as long as it is open). Built
  * here, apart from the middleware, so that it holds only what it uses: a closure made inside the middleware
  * would share its scope with Express's `next`, and through it the request's whole trip through the router,
  * for as long as the response lives (hours, for an event stream).
@@ -38,6 +40,8 @@ function accessLine(
   return () => {
     const route = routeOf(req);
     const status = res.statusCode;
+    const elapsed = performance.now() - started;
+    recordRequest(req.method, route, status, elapsed / 1000);
     const user = req.user as { sub?: string } | undefined;
     const line = {
       reqId: req.id,
@@ -45,7 +49,7 @@ function accessLine(
       res: { status },
       route,
       ...(user?.sub ? { userHash: hashUserId(user.sub, userKey) } : {}),
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(elapsed),
     };
     if (status >= 500) logger.error(line, 'request');
     else logger.info(line, 'request');
@@ -63,6 +67,8 @@ function accessLine(
  * for it. One access line per request: method, path (no query string), route, status, duration, the id,
  * and a keyed hash of the signed-in user's id (never the id, a cookie or a header). A server span (W3C
  * `traceparent` honoured) covers the request when tracing is on.
+ *
+ * Every request is also counted and timed in the metrics (refused ones too: this middleware runs first).
  *
  * One middleware and one listener per request, written out rather than pino-http: profiling the gateway
  * under load showed pino-http's per-request child logger and its listeners among the largest costs of a

@@ -41,6 +41,7 @@ interface RoomClients {
 
 interface SseClient {
   res: Response;
+  roomId: string;
   /** Live events that arrive while the client's missed events are being replayed. */
   buffered: PublishedRoomEvent[] | null;
   lastId: string | null;
@@ -132,9 +133,10 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    const client: SseClient = { res, buffered: [], lastId: null };
+    const client: SseClient = { res, roomId: member.roomId, buffered: [], lastId: null };
     const room = this.join(member.roomId, client);
-    res.on('close', () => this.detach(member.roomId, client));
+    // Holds the client only (not the member's claims) for as long as the stream is open.
+    res.on('close', () => this.detach(client));
 
     let opening = RETRY;
     // Live events are held from here; the replay below covers what came before the subscription.
@@ -230,7 +232,8 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     for (const room of this.rooms.values()) for (const client of room.clients) client.res.write(':\n\n');
   }
 
-  private detach(roomId: string, client: SseClient): void {
+  private detach(client: SseClient): void {
+    const { roomId } = client;
     const room = this.rooms.get(roomId);
     if (!room?.clients.delete(client)) return;
     this.clientCount -= 1;

@@ -156,7 +156,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
         member.roomId,
         lastEventId,
       ).catch(() => []);
-      for (const event of missed) opening += this.next(client, event);
+      for (const event of missed) opening += this.unseen(client, event);
       client.lastId = missed.at(-1)?.id ?? lastEventId;
     }
     const subscribed: RoomEventMap['SUBSCRIBED_TO_SSE'] & { sentAt: number } = {
@@ -166,7 +166,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       sentAt: Date.now(),
     };
     opening += `event: ${ROOM_EVENTS.subscribed}\ndata: ${JSON.stringify(subscribed)}\n\n`;
-    for (const event of client.buffered ?? []) opening += this.next(client, event);
+    for (const event of client.buffered ?? []) opening += this.unseen(client, event);
     client.buffered = null;
     res.write(opening);
     releaseRoutingState(res);
@@ -222,7 +222,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
   }
 
   /** The event's frame for a client being opened, or '' when the client already has it. */
-  private next(client: SseClient, event: PublishedRoomEvent): string {
+  private unseen(client: SseClient, event: PublishedRoomEvent): string {
     if (client.lastId && compareEventIds(event.id, client.lastId) <= 0) return '';
     client.lastId = event.id;
     return frame(event);

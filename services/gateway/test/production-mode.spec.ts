@@ -1,5 +1,12 @@
 import { DEV_JWT_SECRET } from '@forkvote/platform';
-import { clientAddress, registration, startTestStack, TestStack } from '@forkvote/testing';
+import {
+  clientAddress,
+  Participant,
+  registration,
+  signUp,
+  startTestStack,
+  TestStack,
+} from '@forkvote/testing';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -129,6 +136,21 @@ describe('production mode', () => {
       const home = await request(stack.url).get('/').expect(200);
       expect(home.headers['strict-transport-security']).toMatch(/max-age=31536000/);
       expect(home.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+    });
+
+    it('gives an event stream nosniff and HSTS, and none of the headers only documents need', async () => {
+      const host = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Sam Stream')).cookie);
+      const created = await host.post('/api/v1/waiting-room/create', { userName: 'Sam' });
+      expect(created.status).toBe(200);
+      const stream = await host.events(created.body.waitingRoom.waitingRoomId, created.body.userId);
+      try {
+        expect(stream.headers?.['strict-transport-security']).toMatch(/max-age=31536000/);
+        expect(stream.headers?.['x-content-type-options']).toBe('nosniff');
+        expect(stream.headers?.['content-security-policy']).toBeUndefined();
+        expect(stream.headers?.['x-frame-options']).toBeUndefined();
+      } finally {
+        stream.close();
+      }
     });
   });
 });

@@ -24,6 +24,7 @@ import {
 } from '@forkvote/room-events';
 import type { Response } from 'express';
 import type Redis from 'ioredis';
+import { releaseSentHeaders } from '../common/express-adapter';
 import { GatewayConfig } from '../gateway.config';
 import { ShutdownState } from '../health/shutdown-state';
 
@@ -58,16 +59,17 @@ const frame = (event: PublishedRoomEvent) =>
   `id: ${event.id}\nevent: ${event.event}\ndata: ${event.data}\n\n`;
 
 /**
- * What Express and the middleware leave on a request for the handlers after them. A stream never goes on to
- * another handler and stays open for hours, so it lets them go: the router's continuation (and with it the
- * state of the request's whole trip through the middleware), the route's parameters, the parsed cookies and
- * URL, and the response's template locals. The access line and metrics read only the method, route and
- * status, which stay.
+ * What an open stream lets go of: it never goes on to another handler and stays open for hours. What
+ * Express and the middleware leave on a request for the handlers after them (the router's continuation, and
+ * with it the state of the request's whole trip through the middleware, the route's parameters, the parsed
+ * cookies and URL, the response's template locals), and what Node keeps of the headers it has sent. The
+ * access line and metrics read only the method, route and status, which stay.
  */
-function releaseRoutingState(res: Response): void {
+function releaseRequestState(res: Response): void {
   const req = res.req as unknown as Record<string, unknown>;
   req.next = req.params = req.cookies = req.signedCookies = req._parsedUrl = undefined;
   (res as unknown as Record<string, unknown>).locals = undefined;
+  releaseSentHeaders(res);
 }
 
 /**
@@ -169,7 +171,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     for (const event of client.buffered ?? []) opening += this.unseen(client, event);
     client.buffered = null;
     res.write(opening);
-    releaseRoutingState(res);
+    releaseRequestState(res);
   }
 
   /** Adds a client to its room here, subscribing to the room's channel if it is the room's first. */

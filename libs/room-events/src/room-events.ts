@@ -64,13 +64,24 @@ end
 redis.call('SPUBLISH', KEYS[2], ARGV[4] .. '\\n' .. id .. '\\n' .. ARGV[2] .. '\\n' .. ARGV[3])
 return id`;
 
-/** What an event changes in its room's member set (see PUBLISH_SCRIPT's ARGV[6]). */
-function membershipChange(e: OutboxRoomEvent): string {
-  const data = e.data as { userId?: unknown; roomClosed?: unknown };
-  if (typeof data.userId !== 'string') return '';
-  if (e.event === ROOM_EVENTS.userJoined) return `+${data.userId}`;
-  if (e.event === ROOM_EVENTS.userLeft) return data.roomClosed === true ? 'x' : `-${data.userId}`;
-  return '';
+/**
+ * What a room event changes in the room's member set: `+<userId>` joined, `-<userId>` left, `x` the room
+ * closed (nobody is a member any more), or '' nothing. Read by PUBLISH_SCRIPT (its ARGV[6]), which keeps
+ * the set in Redis, and by gateways, which keep a copy of it for the rooms they stream.
+ */
+export function membershipChange(event: string, data: unknown): string {
+  if (event !== ROOM_EVENTS.userJoined && event !== ROOM_EVENTS.userLeft) return '';
+  const { userId, roomClosed } = (data ?? {}) as { userId?: unknown; roomClosed?: unknown };
+  if (typeof userId !== 'string') return '';
+  if (event === ROOM_EVENTS.userJoined) return `+${userId}`;
+  return roomClosed === true ? 'x' : `-${userId}`;
+}
+
+/** Applies a change `membershipChange` answered to a set of user ids, as PUBLISH_SCRIPT does in Redis. */
+export function applyMembershipChange(members: Set<string>, change: string): void {
+  if (change === 'x') members.clear();
+  else if (change.startsWith('+')) members.add(change.slice(1));
+  else if (change.startsWith('-')) members.delete(change.slice(1));
 }
 
 /**
@@ -97,7 +108,7 @@ export async function publishRoomEvents(
         JSON.stringify({ ...e.data, sentAt }),
         e.roomId,
         e.outboxId,
-        membershipChange(e),
+        membershipChange(e.event, e.data),
       ),
     ),
   );
@@ -132,6 +143,11 @@ export async function listedMember(
   userId: string,
 ): Promise<boolean> {
   return (await redis.sismember(roomEventKeys.members(prefix, roomId), userId)) === 1;
+}
+
+/** The user ids the room's member set lists (none when it is not there). */
+export async function listedMembers(redis: Redis, prefix: string, roomId: string): Promise<string[]> {
+  return redis.smembers(roomEventKeys.members(prefix, roomId));
 }
 
 /** Parses a message from the channel; null if it is not one of ours. */

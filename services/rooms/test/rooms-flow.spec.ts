@@ -329,6 +329,30 @@ describe('rooms and live events', () => {
     await expect(guest.events(room.code, otherId)).rejects.toMatchObject({ status: 403 });
   });
 
+  it('refuses the stream to a member who left, even with a copy of their cookie', async () => {
+    const h = await host();
+    const room = await openRoom(h);
+    // The room is streamed here, so the gateway keeps its member set from the room's events.
+    const hostStream = await listen(h, room.code, room.hostId);
+    const guest = new Participant(stack.url);
+    const guestId = (await join(guest, room.code, 'Gil')).body.userId;
+    await hostStream.waitFor(ROOM_EVENTS.userJoined, 1);
+    const copy = new Participant(stack.url, guest.cookieHeader);
+    (await listen(guest, room.code, guestId)).close();
+
+    const left = await guest.patch('/api/v1/waiting-room/leave', {
+      waitingRoomId: room.code,
+      userId: guestId,
+    });
+    expect(left.status).toBe(200);
+    await hostStream.waitFor(ROOM_EVENTS.userLeft, 1);
+    await expect(copy.events(room.code, guestId)).rejects.toMatchObject({ status: 403 });
+    // Joining again makes them a member again, in the same kept set.
+    const back: string = (await join(copy, room.code, 'Gil')).body.userId;
+    await hostStream.waitFor(ROOM_EVENTS.userJoined, 2);
+    await listen(copy, room.code, back);
+  });
+
   it('needs a subscription to create a room', async () => {
     const anonymous = await new Participant(stack.url).post('/api/v1/waiting-room/create', {
       userName: 'Anon',

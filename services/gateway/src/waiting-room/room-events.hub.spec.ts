@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type Redis from 'ioredis';
 import { GatewayConfig } from '../gateway.config';
 import { ShutdownState } from '../health/shutdown-state';
+import { ROOM_EVENTS } from '@forkvote/contracts';
 import { compareEventIds, RoomEventsHub } from './room-events.hub';
 
 describe('compareEventIds', () => {
@@ -50,15 +51,103 @@ describe('RoomEventsHub subscriptions', () => {
     const member = { roomId: 'room-1', code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
 
     const first = fakeResponse();
-    await hub.attach(first as unknown as Response, member, undefined);
+    await hub.attach(first as unknown as Response, member, undefined, async () => true);
     expect(first.ended).toBe(true);
     expect(first.written.join('')).not.toContain('SUBSCRIBED_TO_SSE');
 
     refuse = false;
     const second = fakeResponse();
-    await hub.attach(second as unknown as Response, { ...member, userId: 'u2' }, undefined);
+    await hub.attach(second as unknown as Response, { ...member, userId: 'u2' }, undefined, async () => true);
     expect(second.ended).toBe(false);
     expect(second.written.join('')).toContain('event: SUBSCRIBED_TO_SSE');
     expect(asked).toEqual(['fv:room-events:{room-1}', 'fv:room-events:{room-1}']);
+  });
+
+  describe('membership', () => {
+    /** A hub on a subscriber that always subscribes, and a Redis whose member set the test controls. */
+    function hubWithMemberSet(listed: () => Promise<string[]>) {
+      const lookups: string[] = [];
+      const redis = {
+        smembers: () => listed(),
+        sismember: (_key: string, userId: string) => {
+          lookups.push(userId);
+          return Promise.resolve(0);
+        },
+      };
+      const hub = new RoomEventsHub(
+        { REDIS_PREFIX: 'fv' } as GatewayConfig,
+        redis as unknown as Redis,
+        { draining: false } as ShutdownState,
+      );
+      (hub as unknown as { subscriber: unknown }).subscriber = {
+        ssubscribe: () => Promise.resolve(1),
+        sunsubscribe: () => Promise.resolve(1),
+      };
+      const asked: string[] = [];
+      const open = async (userId: string) => {
+        const res = fakeResponse();
+        const opened = await hub.attach(
+          res as unknown as Response,
+          { roomId: 'room-1', code: 'ABCDEF', userId, userName: userId },
+          undefined,
+          async () => {
+            asked.push(userId);
+            return false;
+          },
+        );
+        return { opened, written: res.written.join('') };
+      };
+      const event = (name: string, data: object) =>
+        (hub as unknown as { deliver(message: string): void }).deliver(
+          `room-1\n${Date.now()}-0\n${name}\n${JSON.stringify(data)}`,
+        );
+      return { hub, open, event, lookups, asked };
+    }
+
+    it('admits a room’s later streams from its member set, kept from the room’s own events', async () => {
+      const { open, event, lookups, asked } = hubWithMemberSet(async () => ['u1', 'u2']);
+      expect((await open('u1')).opened).toBe(true);
+      event(ROOM_EVENTS.userJoined, { userId: 'u3', userName: 'Uma' });
+      expect((await open('u3')).opened).toBe(true);
+      expect((await open('u2')).opened).toBe(true);
+      expect(lookups).toEqual([]);
+      expect(asked).toEqual([]);
+
+      // Someone who left is looked up (the set in Redis, then rooms), and refused with nothing written.
+      event(ROOM_EVENTS.userLeft, { userId: 'u2', userName: 'Ugo' });
+      expect(await open('u2')).toEqual({ opened: false, written: '' });
+      expect(lookups).toEqual(['u2']);
+      expect(asked).toEqual(['u2']);
+      // A closed room has no members left.
+      event(ROOM_EVENTS.userLeft, { userId: 'u1', userName: 'Ula', roomClosed: true });
+      expect((await open('u3')).opened).toBe(false);
+    });
+
+    it('applies what changed while the set was being read on top of what was read', async () => {
+      let answer: (ids: string[]) => void = () => undefined;
+      const { open, event, lookups } = hubWithMemberSet(
+        () => new Promise<string[]>((resolve) => (answer = resolve)),
+      );
+      const first = open('u1');
+      await new Promise((resolve) => setImmediate(resolve));
+      // u2 leaves and u3 joins after the subscription, before the read answers (which still lists u2).
+      event(ROOM_EVENTS.userLeft, { userId: 'u2', userName: 'Ugo' });
+      event(ROOM_EVENTS.userJoined, { userId: 'u3', userName: 'Uma' });
+      answer(['u1', 'u2']);
+      expect((await first).opened).toBe(true);
+      expect((await open('u3')).opened).toBe(true);
+      expect(lookups).toEqual([]);
+      expect((await open('u2')).opened).toBe(false);
+      expect(lookups).toEqual(['u2']);
+    });
+
+    it('trusts no kept set once the subscriber’s connection has dropped', async () => {
+      const { hub, open, lookups } = hubWithMemberSet(async () => ['u1', 'u2']);
+      expect((await open('u1')).opened).toBe(true);
+      (hub as unknown as { distrustMembers(): void }).distrustMembers();
+      // Events may have been missed: every stream of the room is looked up again.
+      expect((await open('u2')).opened).toBe(false);
+      expect(lookups).toEqual(['u2']);
+    });
   });
 });

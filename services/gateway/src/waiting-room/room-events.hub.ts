@@ -16,7 +16,10 @@ import {
   sseRoomSubscriptions,
 } from '../common/gateway-metrics';
 import {
+  applyMembershipChange,
   listedMember,
+  listedMembers,
+  membershipChange,
   parseRoomEvent,
   PublishedRoomEvent,
   roomEventKeys,
@@ -32,12 +35,32 @@ export const HEARTBEAT_MS = 15_000;
 /** How long a browser waits before reconnecting a dropped stream. */
 const RETRY = 'retry: 1000\n\n';
 
+/** How long a room's copy of its member set is trusted before it is read again (see `RoomClients`). */
+export const MEMBERS_TRUSTED_MS = 60_000;
+
 /** The clients of one room on this process, and its channel's subscription (resolved once it is active). */
 interface RoomClients {
   clients: Set<SseClient>;
   subscribed: Promise<void>;
   /** The subscription failed (Redis gave up): the room's next stream asks for it again. */
   failed: boolean;
+  /** The subscription is active: every event published from here on arrives. */
+  active: boolean;
+  /**
+   * The room's member set as this process knows it: read from Redis once the subscription is active, then
+   * kept from the USER_JOINED and USER_LEFT events that arrive on it, so a room's later streams are admitted
+   * without a round trip. Null while it is being read, after a failed read, and for good once the
+   * subscriber's connection has dropped (events may have been missed); read again after
+   * MEMBERS_TRUSTED_MS, which bounds what a change missed any other way could leave wrong.
+   */
+  members: Set<string> | null;
+  /** Membership changes that arrived while the set was being read: applied on top of what was read. */
+  pending: string[] | null;
+  /** Settles (never rejects) when the current read of the member set is over. */
+  membersRead: Promise<void>;
+  readAt: number;
+  /** The subscriber's connection dropped while this room was subscribed: its events may have gaps. */
+  gapped: boolean;
 }
 
 interface SseClient {
@@ -96,37 +119,52 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     return this.clientCount;
   }
 
-  /**
-   * Whether the user is a present member of the room: the room's member set in Redis answers (no round trip
-   * to rooms per connect); only when it does not list them is rooms asked, which covers a set that is not
-   * there yet (the join's event is a moment away) or was lost with Redis.
-   */
-  async isMember(roomId: string, userId: string, askRooms: () => Promise<boolean>): Promise<boolean> {
-    const listed = await listedMember(this.redis, this.config.REDIS_PREFIX, roomId, userId).catch(
-      () => false,
-    );
-    return listed || askRooms();
-  }
-
   async onModuleInit(): Promise<void> {
     this.subscriber = createRedis(redisTargetOf(this.config), { connectionName: 'gateway:room-events' });
     this.subscriber.on('error', (err) => this.logger.warn(`Redis (room events): ${err.message}`));
+    // Events published while the connection is down never arrive: no room subscribed now may trust its copy
+    // of the member set again (a room subscribed afresh reads it anew).
+    this.subscriber.on('close', () => this.distrustMembers());
     this.subscriber.on('smessage', (_channel: string, message: string) => this.deliver(message));
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
   /**
-   * Starts a member's stream: headers, replay of what they missed since `lastEventId`, the
+   * Starts a member's stream, once the user is found to be a present member of the room (answers false,
+   * having written nothing, when not): headers, replay of what they missed since `lastEventId`, the
    * SUBSCRIBED_TO_SSE event, then live events. Live events arriving during the replay are held and sent
    * after it, without duplicates. Everything up to SUBSCRIBED_TO_SSE leaves in one write (one system
    * call with the headers), which is most of what a connect costs past the HTTP layer.
+   *
+   * Membership: the room's member set, as this process keeps it for a room it streams, answers without a
+   * round trip; else the set in Redis; only when neither lists the user is rooms asked (`askRooms`), which
+   * covers a set not there yet (the join's event is a moment away) or lost with Redis.
    */
   async attach(
     res: Response,
     member: { roomId: string; code: string; userId: string; userName: string },
     lastEventId: string | undefined,
-  ): Promise<void> {
+    askRooms: () => Promise<boolean>,
+  ): Promise<boolean> {
+    const client: SseClient = { res, roomId: member.roomId, buffered: [], lastId: null };
+    const room = this.join(member.roomId, client);
+    // Holds the client only (not the member's claims) for as long as the stream is open.
+    res.on('close', () => this.detach(client));
+
+    // Live events are held from here; the replay below covers what came before the subscription.
+    const failed = await room.subscribed.then(
+      () => null,
+      (err: unknown) => err as Error,
+    );
+    const admitted = await this.admits(room, member.roomId, member.userId, askRooms).catch((err: unknown) => {
+      this.detach(client, false);
+      throw err;
+    });
+    if (!admitted) {
+      this.detach(client, false);
+      return false;
+    }
     // No TCP keep-alive of its own: the heartbeat finds a dead peer long before the kernel's two hours,
     // and Node's HTTP server already turns Nagle off on every socket.
     res.writeHead(200, {
@@ -135,21 +173,13 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    const client: SseClient = { res, roomId: member.roomId, buffered: [], lastId: null };
-    const room = this.join(member.roomId, client);
-    // Holds the client only (not the member's claims) for as long as the stream is open.
-    res.on('close', () => this.detach(client));
-
     let opening = RETRY;
-    // Live events are held from here; the replay below covers what came before the subscription.
-    try {
-      await room.subscribed;
-    } catch (err) {
+    if (failed) {
       // No live events could reach this stream: end it, and the browser comes back after `retry` (with
       // its last event id), when the room's subscription is asked for again.
-      this.logger.warn(`Subscribing to room ${member.roomId} failed: ${(err as Error).message}`);
+      this.logger.warn(`Subscribing to room ${member.roomId} failed: ${failed.message}`);
       res.end(opening);
-      return;
+      return true;
     }
     if (lastEventId && /^\d+-\d+$/.test(lastEventId)) {
       const missed = await roomEventsAfter(
@@ -172,13 +202,64 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     client.buffered = null;
     res.write(opening);
     releaseRequestState(res);
+    return true;
+  }
+
+  private async admits(
+    room: RoomClients,
+    roomId: string,
+    userId: string,
+    askRooms: () => Promise<boolean>,
+  ): Promise<boolean> {
+    if (room.active && !room.gapped && !room.pending && Date.now() - room.readAt > MEMBERS_TRUSTED_MS) {
+      this.readMembers(roomId, room);
+    }
+    await room.membersRead;
+    if (room.members?.has(userId)) return true;
+    const listed = await listedMember(this.redis, this.config.REDIS_PREFIX, roomId, userId).catch(
+      () => false,
+    );
+    return listed || askRooms();
+  }
+
+  /**
+   * Reads the room's member set (its subscription is active, so every change from here on also arrives as
+   * an event): changes arriving meanwhile are held and applied on top. A change may be in both; each one
+   * sets a user's presence outright, so applying it twice changes nothing.
+   */
+  private readMembers(roomId: string, room: RoomClients): void {
+    room.members = null;
+    room.pending = [];
+    room.membersRead = listedMembers(this.redis, this.config.REDIS_PREFIX, roomId).then(
+      (listed) => {
+        if (!room.pending) return; // the connection dropped meanwhile: not to be trusted
+        const members = new Set(listed);
+        for (const change of room.pending) applyMembershipChange(members, change);
+        room.members = members;
+        room.pending = null;
+        room.readAt = Date.now();
+      },
+      () => {
+        room.pending = null;
+      },
+    );
   }
 
   /** Adds a client to its room here, subscribing to the room's channel if it is the room's first. */
   private join(roomId: string, client: SseClient): RoomClients {
     let room = this.rooms.get(roomId);
     if (!room) {
-      room = { clients: new Set(), subscribed: Promise.resolve(), failed: false };
+      room = {
+        clients: new Set(),
+        subscribed: Promise.resolve(),
+        failed: false,
+        active: false,
+        members: null,
+        pending: null,
+        membersRead: Promise.resolve(),
+        readAt: 0,
+        gapped: false,
+      };
       this.rooms.set(roomId, room);
       sseRoomSubscriptions.inc();
       this.subscribe(roomId, room);
@@ -196,7 +277,10 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     room.subscribed = this.subscriber!.ssubscribe(
       roomEventKeys.channel(this.config.REDIS_PREFIX, roomId),
     ).then(
-      () => undefined,
+      () => {
+        room.active = true;
+        if (!room.gapped) this.readMembers(roomId, room);
+      },
       (err: unknown) => {
         room.failed = true;
         throw err;
@@ -210,6 +294,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     sseRoomEventsReceived.inc();
     const room = this.rooms.get(event.roomId);
     if (!room) return;
+    if (room.members || room.pending) this.noteMembership(room, event);
     const text = frame(event);
     for (const client of room.clients) {
       if (client.buffered) client.buffered.push(event);
@@ -223,6 +308,19 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     if (published > 0) sseFanoutLatency.observe(Math.max(0, Date.now() - published) / 1000);
   }
 
+  private noteMembership(room: RoomClients, event: PublishedRoomEvent): void {
+    if (event.event !== ROOM_EVENTS.userJoined && event.event !== ROOM_EVENTS.userLeft) return;
+    let data: unknown;
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    const change = membershipChange(event.event, data);
+    if (room.members) applyMembershipChange(room.members, change);
+    else room.pending?.push(change);
+  }
+
   /** The event's frame for a client being opened, or '' when the client already has it. */
   private unseen(client: SseClient, event: PublishedRoomEvent): string {
     if (client.lastId && compareEventIds(event.id, client.lastId) <= 0) return '';
@@ -234,13 +332,21 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     for (const room of this.rooms.values()) for (const client of room.clients) client.res.write(':\n\n');
   }
 
-  private detach(client: SseClient): void {
+  private distrustMembers(): void {
+    for (const room of this.rooms.values()) {
+      room.gapped = true;
+      room.members = room.pending = null;
+    }
+  }
+
+  /** Takes a client out of its room: a stream that closed, or (`opened` false) one that was refused. */
+  private detach(client: SseClient, opened = true): void {
     const { roomId } = client;
     const room = this.rooms.get(roomId);
     if (!room?.clients.delete(client)) return;
     this.clientCount -= 1;
     sseConnections.dec();
-    sseDisconnects.inc({ reason: this.shutdown.draining ? 'shutdown' : 'client' });
+    if (opened) sseDisconnects.inc({ reason: this.shutdown.draining ? 'shutdown' : 'client' });
     if (room.clients.size === 0) {
       this.rooms.delete(roomId);
       sseRoomSubscriptions.dec();

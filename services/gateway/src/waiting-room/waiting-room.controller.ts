@@ -182,15 +182,14 @@ export class WaitingRoomController {
     if (!ROOM_ID_PATTERN.test(waitingRoomId)) throw new BadRequestException(ROOM_MESSAGES.invalidRoomId);
     const { userId, lastEventId: lastEventIdQuery } = query;
     const member = requireMember(req, this.config, waitingRoomId, userId || undefined);
-    const present = await this.hub.isMember(member.roomId, member.userId, async () => {
+    const opened = await this.hub.attach(res, member, lastEventIdHeader ?? lastEventIdQuery, async () => {
       const answer = await callService(this.services, ROOMS.isMember, {
         roomId: member.roomId,
         userId: member.userId,
       });
       return answer.member;
     });
-    if (!present) throw new ForbiddenException(ROOM_MESSAGES.notMember);
-    await this.hub.attach(res, member, lastEventIdHeader ?? lastEventIdQuery);
+    if (!opened) throw new ForbiddenException(ROOM_MESSAGES.notMember);
   }
 }
 

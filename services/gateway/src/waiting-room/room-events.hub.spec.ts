@@ -63,6 +63,39 @@ describe('RoomEventsHub subscriptions', () => {
     expect(asked).toEqual(['fv:room-events:{room-1}', 'fv:room-events:{room-1}']);
   });
 
+  it('sends an event once to a stream whose replay already held it', async () => {
+    const joined = { userId: 'u2', userName: 'Uma' };
+    const redis = {
+      smembers: async () => ['u1'],
+      // The room's log holds the event; its live copy reaches the hub only after the replay was read.
+      xrange: async () => [['1700000000000-0', ['e', ROOM_EVENTS.userJoined, 'd', JSON.stringify(joined)]]],
+    };
+    const hub = new RoomEventsHub(
+      { REDIS_PREFIX: 'fv' } as GatewayConfig,
+      redis as unknown as Redis,
+      { draining: false } as ShutdownState,
+    );
+    (hub as unknown as { subscriber: unknown }).subscriber = { ssubscribe: () => Promise.resolve(1) };
+    const res = fakeResponse();
+    const member = { roomId: 'room-1', code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
+    expect(await hub.attach(res as unknown as Response, member, '0-0', async () => true)).toBe(true);
+    const deliver = (id: string) =>
+      (hub as unknown as { deliver(message: string): void }).deliver(
+        `room-1\n${id}\n${ROOM_EVENTS.userJoined}\n${JSON.stringify(joined)}`,
+      );
+    deliver('1700000000000-0');
+    deliver('1700000000000-1');
+    const ids = res.written.join('').match(/^id: .*$/gm);
+    expect(ids).toEqual(['id: 1700000000000-0', 'id: 1700000000000-1']);
+
+    // A Last-Event-ID the log never held (ahead of it) replays nothing and mutes nothing after it.
+    redis.xrange = async () => [];
+    const ahead = fakeResponse();
+    await hub.attach(ahead as unknown as Response, member, '9999999999999-0', async () => true);
+    deliver('1700000000000-2');
+    expect(ahead.written.join('').match(/^id: .*$/gm)).toEqual(['id: 1700000000000-2']);
+  });
+
   describe('membership', () => {
     /** A hub on a subscriber that always subscribes, and a Redis whose member set the test controls. */
     function hubWithMemberSet(listed: () => Promise<string[]>) {

@@ -73,9 +73,9 @@ interface SseClient {
 
 /** Stream ids are `<ms>-<seq>`; compares them as numbers. */
 export function compareEventIds(a: string, b: string): number {
-  const [am, as] = a.split('-').map(Number);
-  const [bm, bs] = b.split('-').map(Number);
-  return am - bm || as - bs;
+  const ad = a.indexOf('-');
+  const bd = b.indexOf('-');
+  return Number(a.slice(0, ad)) - Number(b.slice(0, bd)) || Number(a.slice(ad + 1)) - Number(b.slice(bd + 1));
 }
 
 const frame = (event: PublishedRoomEvent) =>
@@ -181,15 +181,18 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       res.end(opening);
       return true;
     }
+    // The newest event the client has: the one it names, then each one the opening sends.
+    let seen: string | null = null;
     if (lastEventId && /^\d+-\d+$/.test(lastEventId)) {
+      seen = lastEventId;
       const missed = await roomEventsAfter(
         this.redis,
         this.config.REDIS_PREFIX,
         member.roomId,
         lastEventId,
       ).catch(() => []);
-      for (const event of missed) opening += this.unseen(client, event);
-      client.lastId = missed.at(-1)?.id ?? lastEventId;
+      for (const event of missed) opening += frame(event);
+      seen = missed.at(-1)?.id ?? seen;
     }
     const subscribed: RoomEventMap['SUBSCRIBED_TO_SSE'] & { sentAt: number } = {
       waitingRoomId: member.code,
@@ -198,8 +201,15 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       sentAt: Date.now(),
     };
     opening += `event: ${ROOM_EVENTS.subscribed}\ndata: ${JSON.stringify(subscribed)}\n\n`;
-    for (const event of client.buffered ?? []) opening += this.unseen(client, event);
+    for (const event of client.buffered ?? []) {
+      if (seen && compareEventIds(event.id, seen) <= 0) continue;
+      opening += frame(event);
+      seen = event.id;
+    }
     client.buffered = null;
+    // Live events from here are those after the last one sent. Not the client's own id when nothing was
+    // sent: an id the room's log never held (or a clock behind it after a failover) must not mute it.
+    client.lastId = seen === lastEventId ? null : seen;
     res.write(opening);
     releaseRequestState(res);
     return true;
@@ -298,7 +308,9 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     const text = frame(event);
     for (const client of room.clients) {
       if (client.buffered) client.buffered.push(event);
-      else {
+      // An event may reach a stream's replay (read from the room's log) before its live copy reaches this
+      // process: a stream gets each event once.
+      else if (client.lastId === null || compareEventIds(event.id, client.lastId) > 0) {
         client.lastId = event.id;
         client.res.write(text);
       }
@@ -319,13 +331,6 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     const change = membershipChange(event.event, data);
     if (room.members) applyMembershipChange(room.members, change);
     else room.pending?.push(change);
-  }
-
-  /** The event's frame for a client being opened, or '' when the client already has it. */
-  private unseen(client: SseClient, event: PublishedRoomEvent): string {
-    if (client.lastId && compareEventIds(event.id, client.lastId) <= 0) return '';
-    client.lastId = event.id;
-    return frame(event);
   }
 
   private beat(): void {

@@ -21,9 +21,19 @@ describe('RoomEventsHub subscriptions', () => {
     const res = {
       written,
       ended: false,
-      writeHead: () => res,
-      write: (text: string) => written.push(text) > 0,
-      end: () => {
+      // As Node's: the first write sends default headers, and headers go out once.
+      headersSent: false,
+      writeHead: () => {
+        if (res.headersSent) throw new Error('Cannot write headers after they are sent to the client');
+        res.headersSent = true;
+        return res;
+      },
+      write: (text: string) => {
+        res.headersSent = true;
+        return written.push(text) > 0;
+      },
+      end: (text?: string) => {
+        if (text) res.write(text);
         res.ended = true;
       },
       on: () => res,
@@ -94,6 +104,48 @@ describe('RoomEventsHub subscriptions', () => {
     await hub.attach(ahead as unknown as Response, member, '9999999999999-0', async () => true);
     deliver('1700000000000-2');
     expect(ahead.written.join('').match(/^id: .*$/gm)).toEqual(['id: 1700000000000-2']);
+  });
+
+  it('sends no heartbeat to a stream still opening, and ends an opening stream as a stream', async () => {
+    let admit: (member: boolean) => void = () => undefined;
+    const hub = new RoomEventsHub(
+      { REDIS_PREFIX: 'fv' } as GatewayConfig,
+      { smembers: async () => [], sismember: async () => 0 } as unknown as Redis,
+      { draining: false } as ShutdownState,
+    );
+    (hub as unknown as { subscriber: unknown }).subscriber = { ssubscribe: () => Promise.resolve(1) };
+    const internals = hub as unknown as { beat(): void };
+    const res = fakeResponse();
+    const member = { roomId: 'room-1', code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
+    // Rooms is slow to answer whether u1 is a member; a heartbeat comes meanwhile.
+    const opening = hub.attach(
+      res as unknown as Response,
+      member,
+      undefined,
+      () => new Promise((r) => (admit = r)),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    internals.beat();
+    admit(true);
+    expect(await opening).toBe(true);
+    expect(res.written.join('')).toMatch(/^retry: 1000\n\nevent: SUBSCRIBED_TO_SSE\n/);
+    internals.beat();
+    expect(res.written.at(-1)).toBe(':\n\n');
+
+    // A shutdown while a stream is opening ends it with its headers and a retry.
+    const late = fakeResponse();
+    const lateOpening = hub.attach(
+      late as unknown as Response,
+      { ...member, userId: 'u2' },
+      undefined,
+      () => new Promise((r) => (admit = r)),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    hub.closeAll(() => 2000);
+    admit(true);
+    expect(await lateOpening).toBe(true);
+    expect(late.written.join('')).toBe('retry: 2000\n\n');
+    expect(late.ended).toBe(true);
   });
 
   describe('membership', () => {

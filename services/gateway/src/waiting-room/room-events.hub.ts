@@ -34,6 +34,16 @@ import { ShutdownState } from '../health/shutdown-state';
 export const HEARTBEAT_MS = 15_000;
 /** How long a browser waits before reconnecting a dropped stream. */
 const RETRY = 'retry: 1000\n\n';
+/**
+ * No TCP keep-alive of its own: the heartbeat finds a dead peer long before the kernel's two hours, and
+ * Node's HTTP server already turns Nagle off on every socket.
+ */
+const STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
 
 /** How long a room's copy of its member set is trusted before it is read again (see `RoomClients`). */
 export const MEMBERS_TRUSTED_MS = 60_000;
@@ -165,14 +175,9 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       this.detach(client, false);
       return false;
     }
-    // No TCP keep-alive of its own: the heartbeat finds a dead peer long before the kernel's two hours,
-    // and Node's HTTP server already turns Nagle off on every socket.
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
+    // A shutdown that came meanwhile has already answered it (with a `retry:`).
+    if (res.headersSent) return true;
+    res.writeHead(200, STREAM_HEADERS);
     let opening = RETRY;
     if (failed) {
       // No live events could reach this stream: end it, and the browser comes back after `retry` (with
@@ -333,8 +338,11 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     else room.pending?.push(change);
   }
 
+  /** A comment on every open stream; one still opening gets its headers first, so it is left out. */
   private beat(): void {
-    for (const room of this.rooms.values()) for (const client of room.clients) client.res.write(':\n\n');
+    for (const room of this.rooms.values()) {
+      for (const client of room.clients) if (!client.buffered) client.res.write(':\n\n');
+    }
   }
 
   private distrustMembers(): void {
@@ -366,6 +374,8 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
   closeAll(retryMs?: () => number): void {
     for (const room of this.rooms.values()) {
       for (const client of room.clients) {
+        // A stream still opening gets its headers here, so the browser sees a stream that ended.
+        if (!client.res.headersSent) client.res.writeHead(200, STREAM_HEADERS);
         if (retryMs) client.res.write(`retry: ${retryMs()}\n\n`);
         client.res.end();
       }

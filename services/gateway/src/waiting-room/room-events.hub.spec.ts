@@ -36,6 +36,9 @@ describe('RoomEventsHub subscriptions', () => {
         if (text) res.write(text);
         res.ended = true;
       },
+      get writableEnded() {
+        return res.ended;
+      },
       on: () => res,
       removeHeader: () => undefined,
       req: {},
@@ -146,6 +149,30 @@ describe('RoomEventsHub subscriptions', () => {
     expect(await lateOpening).toBe(true);
     expect(late.written.join('')).toBe('retry: 2000\n\n');
     expect(late.ended).toBe(true);
+
+    // And one ended during its replay gets nothing written after its end.
+    let replay: (entries: unknown[]) => void = () => undefined;
+    (hub as unknown as { redis: unknown }).redis = {
+      smembers: async () => ['u3'],
+      xrange: () => new Promise((resolve) => (replay = resolve)),
+    };
+    const replaying = fakeResponse();
+    const write = replaying.write;
+    replaying.write = (text: string) => {
+      if (replaying.ended) throw new Error('write after end');
+      return write(text);
+    };
+    const third = hub.attach(
+      replaying as unknown as Response,
+      { ...member, userId: 'u3' },
+      '0-0',
+      async () => true,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    hub.closeAll(() => 3000);
+    replay([]);
+    expect(await third).toBe(true);
+    expect(replaying.written.join('')).toBe('retry: 3000\n\n');
   });
 
   describe('membership', () => {

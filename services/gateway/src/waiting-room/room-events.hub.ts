@@ -215,6 +215,8 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     // Live events from here are those after the last one sent. Not the client's own id when nothing was
     // sent: an id the room's log never held (or a clock behind it after a failover) must not mute it.
     client.lastId = seen === lastEventId ? null : seen;
+    // A shutdown during the replay has ended it already (a write after the end would be an error).
+    if (res.writableEnded) return true;
     res.write(opening);
     releaseRequestState(res);
     return true;

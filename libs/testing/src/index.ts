@@ -177,6 +177,21 @@ export class Participant {
     return this.keep(await test);
   }
 
+  /**
+   * Waits until the room's log holds `count` events named `event`, read through a stream resumed from the
+   * log's start. The outbox relays each change a moment after its answer, and a stream opened without
+   * Last-Event-ID hears what is published once it is subscribed: a test that counts or compares what
+   * streams hear waits here first, so a change made before they open is not heard by some and not others.
+   */
+  async untilRelayed(waitingRoomId: string, userId: string, event: string, count: number): Promise<void> {
+    const probe = await this.events(waitingRoomId, userId, '0-0');
+    try {
+      await probe.waitFor(event, count);
+    } finally {
+      probe.close();
+    }
+  }
+
   /** Opens the room's event stream with this participant's cookies. */
   events(waitingRoomId: string, userId: string, lastEventId?: string) {
     const url = `${this.baseUrl}/api/v1/waiting-room/events/${waitingRoomId}?userId=${encodeURIComponent(userId)}&userName=x`;

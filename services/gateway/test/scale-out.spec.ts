@@ -74,6 +74,8 @@ describe('two gateways and two rooms replicas', () => {
           // Once the first guest has seen the second's join, rooms has listed the second as a member in
           // Redis: the gateway admits their stream without asking rooms.
           if (i === 1) await streams[0].waitFor(ROOM_EVENTS.userJoined, 1);
+          // Every join so far (the host's and the guests') relayed: a stream hears only what comes next.
+          await guest.untilRelayed(code, joined.body.userId, ROOM_EVENTS.userJoined, i + 2);
           const asked = () => metric(metricsPort(gatewayUrl), RPC_CALLS, 'rooms.isMember');
           const askedBefore = await asked();
           const stream = await guest.events(code, joined.body.userId);
@@ -148,6 +150,8 @@ describe('two gateways and two rooms replicas', () => {
       expect(joined.status).toBe(200);
       guests.push({ person, userId: joined.body.userId });
     }
+    // The host's and the six guests' joins are all relayed before any stream opens.
+    await guests[0].person.untilRelayed(code, guests[0].userId, ROOM_EVENTS.userJoined, 7);
     for (const guest of guests) {
       guest.stream = await guest.person.events(code, guest.userId);
       await guest.stream.waitFor(ROOM_EVENTS.subscribed);

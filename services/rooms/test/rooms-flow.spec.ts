@@ -51,13 +51,9 @@ describe('rooms and live events', () => {
   async function openRoom(h: Participant): Promise<Room> {
     const res = await h.post('/api/v1/waiting-room/create', { userId: 'ignored', userName: '  Hana  ' });
     expect(res.status).toBe(200);
-    // The room's first event (the host's USER_JOINED) reaches its log through the outbox a moment after this
-    // answer. A stream hears what is published once it is subscribed (and, without a Last-Event-ID, nothing
-    // before), so the tests wait for it: a stream opened next then starts after it, every time.
-    for (let i = 0; i < 100; i++) {
-      if ((await h.get('/api/v1/waiting-room/current')).body.lastEventId) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // The room's first event (the host's USER_JOINED) is relayed a moment after this answer: a stream the
+    // test opens next starts after it, every time.
+    await h.untilRelayed(res.body.waitingRoom.waitingRoomId, res.body.userId, ROOM_EVENTS.userJoined, 1);
     return { code: res.body.waitingRoom.waitingRoomId, hostToken: res.body.token, hostId: res.body.userId };
   }
 

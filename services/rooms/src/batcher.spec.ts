@@ -17,10 +17,13 @@ describe('Batcher', () => {
 
   it('splits batches above the maximum size', async () => {
     const sizes: number[] = [];
-    const batcher = new Batcher<number, number>(async (inputs) => {
-      sizes.push(inputs.length);
-      return inputs;
-    }, 2);
+    const batcher = new Batcher<number, number>(
+      async (inputs) => {
+        sizes.push(inputs.length);
+        return inputs;
+      },
+      { maxSize: 2, maxRunning: 3 },
+    );
     expect(await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.call(n)))).toEqual([1, 2, 3, 4, 5]);
     expect(sizes).toEqual([2, 2, 1]);
   });
@@ -34,5 +37,45 @@ describe('Batcher', () => {
     const results = await Promise.allSettled([1, 2, 3].map((n) => batcher.call(n)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('bad input'));
+  });
+
+  it('holds calls made while a batch runs, and runs them together once it ends', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new Batcher<number, number>(async (inputs) => {
+      batches.push(inputs);
+      if (inputs[0] === 1) await first;
+      return inputs;
+    });
+    const one = batcher.call(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first batch is running: these three wait, in separate turns, for it to end.
+    const later: Promise<number>[] = [];
+    for (const n of [2, 3, 4]) {
+      later.push(batcher.call(n));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(batches).toEqual([[1]]);
+    release();
+    expect(await Promise.all([one, ...later])).toEqual([1, 2, 3, 4]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('runs up to maxRunning batches at once', async () => {
+    let running = 0;
+    let most = 0;
+    const batcher = new Batcher<number, number>(
+      async (inputs) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return inputs;
+      },
+      { maxSize: 1, maxRunning: 2 },
+    );
+    expect(await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.call(n)))).toEqual([1, 2, 3, 4, 5]);
+    expect(most).toBe(2);
   });
 });

@@ -4,29 +4,57 @@ interface Pending<In, Out> {
   reject: (err: unknown) => void;
 }
 
+export interface BatcherOptions {
+  /** The most calls in one batch. */
+  maxSize?: number;
+  /** The most batches running at once; calls made meanwhile wait and go together in the next one. */
+  maxRunning?: number;
+}
+
 /**
- * Runs the calls that arrive in the same turn of the event loop as one batch: one statement, one round
- * trip and one commit in PostgreSQL for all of them instead of one each. A busy rooms process reads its
- * requests off the transport many at a time, so they arrive together; an idle one runs each call as a
- * batch of one.
+ * Runs calls as batches: one statement, one round trip and one commit in PostgreSQL for all of them instead
+ * of one each. Calls made in the same turn of the event loop go together; and while `maxRunning` batches
+ * are running, new calls wait for one of them to end and then go as one batch (group commit). So an idle
+ * process runs each call at once as a batch of one, and a busy one runs fewer, larger batches: the more
+ * calls arrive, the less each costs, instead of every call paying a transaction of its own.
  */
 export class Batcher<In, Out> {
   private queue: Pending<In, Out>[] = [];
+  private running = 0;
+  private scheduled = false;
+  private readonly maxSize: number;
+  private readonly maxRunning: number;
 
   constructor(
     /** Answers one output per input, in the inputs' order. */
     private readonly runBatch: (inputs: In[]) => Promise<Out[]>,
-    private readonly maxSize = 64,
-  ) {}
+    options: BatcherOptions = {},
+  ) {
+    this.maxSize = options.maxSize ?? 64;
+    this.maxRunning = options.maxRunning ?? 1;
+  }
 
   call(input: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
-      if (this.queue.push({ input, resolve, reject }) === 1) setImmediate(() => this.flush());
+      this.queue.push({ input, resolve, reject });
+      this.schedule();
     });
   }
 
-  private flush(): void {
-    while (this.queue.length > 0) void this.run(this.queue.splice(0, this.maxSize));
+  /** Starts batches at the end of this turn, so the calls made in it go together. */
+  private schedule(): void {
+    if (this.scheduled || this.running >= this.maxRunning) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.queue.length > 0 && this.running < this.maxRunning) {
+        this.running += 1;
+        void this.run(this.queue.splice(0, this.maxSize)).finally(() => {
+          this.running -= 1;
+          if (this.queue.length > 0) this.schedule();
+        });
+      }
+    });
   }
 
   private async run(batch: Pending<In, Out>[]): Promise<void> {
@@ -37,7 +65,7 @@ export class Batcher<In, Out> {
       if (batch.length === 1) return batch[0].reject(err);
       // The whole statement failed (two batches deadlocked, say): no call may fail for another's sake,
       // so each runs alone and answers for itself.
-      for (const call of batch) void this.run([call]);
+      for (const call of batch) await this.run([call]);
       return;
     }
     batch.forEach((call, index) => call.resolve(outputs[index]));

@@ -195,7 +195,13 @@ async function main(args = parseArgs()) {
     const result = {
       rooms: roomCount,
       members: members.length,
-      ballots: { sent: sent.length, ok: ballotsOk, perSecond: Math.round((ballotsOk / stormMs) * 1000) },
+      ballots: {
+        sent: sent.length,
+        ok: ballotsOk,
+        perSecond: Math.round((ballotsOk / stormMs) * 1000),
+        // From a ballot's sending to its answer (200 or not): the vote call alone, before any event.
+        answeredMs: percentiles(sent.map((s) => s[5])),
+      },
       expected: { userVoted: expectedVoted, ballotsSubmitted: expectedSubmitted },
       gateway: { connect: gatewayConnect, delivery: gateway },
       floor: { connect: floorConnect, delivery: floorDelivery },
@@ -219,7 +225,11 @@ async function main(args = parseArgs()) {
         lost: r.delivery.lost,
         'ballot sent → received p50 / p99 / max': `${r.delivery.latencyMs.p50} / ${r.delivery.latencyMs.p99} / ${r.delivery.latencyMs.max} ms`,
       });
-      console.log(`ballots: ${ballotsOk} of ${sent.length} answered 200, ${result.ballots.perSecond}/s`);
+      const answered = result.ballots.answeredMs;
+      console.log(
+        `ballots: ${ballotsOk} of ${sent.length} answered 200, ${result.ballots.perSecond}/s; ` +
+          `answered after p50 ${answered.p50} / p99 ${answered.p99} / max ${answered.max} ms`,
+      );
       console.table({ gateway: row(result.gateway), floor: row(result.floor) });
       console.table({ 'gateway ÷ floor': result.ratios });
       console.log('CPU ms per ballot, by process (workers: the load, holding both streams of each member)');

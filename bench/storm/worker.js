@@ -64,7 +64,7 @@ function open(target, url, member) {
   });
 }
 
-/** Sends one member's ballot (yes to all five places); resolves with the time it left. */
+/** Sends one member's ballot (yes to all five places); resolves with the time it left and its answer's. */
 function vote(url, member, placeIds) {
   const body = JSON.stringify({
     waitingRoomId: member.code,
@@ -82,10 +82,17 @@ function vote(url, member, placeIds) {
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ sentAt, ok: res.statusCode === 200, status: res.statusCode }));
+        res.on('end', () =>
+          resolve({
+            sentAt,
+            answeredMs: Date.now() - sentAt,
+            ok: res.statusCode === 200,
+            status: res.statusCode,
+          }),
+        );
       },
     );
-    req.on('error', () => resolve({ sentAt, ok: false, status: 0 }));
+    req.on('error', () => resolve({ sentAt, answeredMs: Date.now() - sentAt, ok: false, status: 0 }));
     req.end(body);
   });
 }
@@ -112,7 +119,14 @@ process.on('message', async (message) => {
       members.map(async (member) => {
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, member.at - (Date.now() - startAt))));
         const answer = await vote(url, member, placesByCode[member.code]);
-        return [`${member.code}:${member.userId}`, member.code, answer.sentAt, answer.ok, answer.status];
+        return [
+          `${member.code}:${member.userId}`,
+          member.code,
+          answer.sentAt,
+          answer.ok,
+          answer.status,
+          answer.answeredMs,
+        ];
       }),
     );
     process.send?.({ type: 'sent', sent });

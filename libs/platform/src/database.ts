@@ -147,17 +147,24 @@ export async function migrateService(url: string, options: DatabaseOptions): Pro
 }
 
 /**
- * Runs one prepared statement inside the transaction of `manager` (on its pg connection, skipping
- * TypeORM's query building): for the hot paths (a room's join and vote). PostgreSQL parses and plans a
- * named statement once per connection.
+ * Runs one prepared statement (on its pg connection, skipping TypeORM's query building): for the hot paths
+ * (a room's join and vote). PostgreSQL parses and plans a named statement once per connection. Given an
+ * EntityManager it runs inside that manager's transaction; given the DataSource it runs on a connection of
+ * the pool as a transaction of its own (one statement, one round trip, committed or not at all).
  */
 export async function preparedQuery<Row>(
-  manager: EntityManager,
+  target: EntityManager | DataSource,
   name: string,
   text: string,
   values: unknown[],
 ): Promise<Row[]> {
-  if (!manager.queryRunner) throw new Error('preparedQuery runs inside a transaction');
-  const client = (await manager.queryRunner.connect()) as PoolClient;
-  return (await client.query<Row & QueryResultRow>({ name, text, values })).rows;
+  const ownRunner = target instanceof DataSource ? target.createQueryRunner() : undefined;
+  const runner = ownRunner ?? (target as EntityManager).queryRunner;
+  if (!runner) throw new Error('preparedQuery runs inside a transaction or on the DataSource');
+  try {
+    const client = (await runner.connect()) as PoolClient;
+    return (await client.query<Row & QueryResultRow>({ name, text, values })).rows;
+  } finally {
+    await ownRunner?.release();
+  }
 }

@@ -9,6 +9,19 @@ export interface BatchResultsInput {
   votes: Parameters<typeof computeBallots>[2];
 }
 
+/** What the results of the room's current batch are computed from, by the same SQL the last ballot uses. */
+export async function batchResultsInput(
+  manager: EntityManager,
+  room: Pick<Room, 'id' | 'batchIndex'>,
+): Promise<BatchResultsInput> {
+  const [{ input }] = (await manager.query(`SELECT "rooms"."batch_results_input"($1, $2, $3) AS input`, [
+    room.id,
+    room.batchIndex,
+    PLACES_PER_BATCH,
+  ])) as { input: BatchResultsInput }[];
+  return input;
+}
+
 /**
  * The results of the room's current batch, from the same SQL the last ballot uses (sql/20-…), so "whose
  * votes count" is defined once.
@@ -17,10 +30,6 @@ export async function ballotsOf(
   manager: EntityManager,
   room: Pick<Room, 'id' | 'batchIndex'>,
 ): Promise<BallotsResult> {
-  const [{ input }] = (await manager.query(`SELECT "rooms"."batch_results_input"($1, $2, $3) AS input`, [
-    room.id,
-    room.batchIndex,
-    PLACES_PER_BATCH,
-  ])) as { input: BatchResultsInput }[];
+  const input = await batchResultsInput(manager, room);
   return computeBallots(input.batchIndex, input.places, input.votes);
 }

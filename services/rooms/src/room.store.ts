@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ROOM_MESSAGES, RoomUser, WaitingRoom } from '@forkvote/contracts';
-import { fail } from '@forkvote/platform';
+import { fail, preparedQuery } from '@forkvote/platform';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ballotsOf } from './ballots';
+import { BatchResultsInput, batchResultsInput } from './ballots';
 import { Member } from './entities/member.entity';
 import { Room } from './entities/room.entity';
 
@@ -58,6 +58,11 @@ export class RoomStore {
     return this.dataSource.transaction(work);
   }
 
+  /** Runs one prepared statement as a transaction of its own: one round trip, all of it or nothing. */
+  statement<Row>(name: string, text: string, values: unknown[]): Promise<Row[]> {
+    return preparedQuery<Row>(this.dataSource, name, text, values);
+  }
+
   /** Runs `reads` in one REPEATABLE READ transaction: every read sees the same moment of the room. */
   consistentRead<T>(reads: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction('REPEATABLE READ', reads);
@@ -98,11 +103,14 @@ export class RoomStore {
     return progress;
   }
 
-  /** When every present member has voted, closes the batch: state results, and the ballots to publish. */
-  async completeIfEveryoneVoted(manager: EntityManager, room: Room) {
+  /**
+   * When every present member has voted, closes the batch: state results, and what its BALLOTS_SUBMITTED is
+   * computed from (the outbox holds that; see RoomEvent).
+   */
+  async completeIfEveryoneVoted(manager: EntityManager, room: Room): Promise<BatchResultsInput | null> {
     if (!(await this.batchProgress(manager, room)).complete) return null;
     await manager.getRepository(Room).update({ id: room.id }, { state: 'results' });
-    return ballotsOf(manager, room);
+    return batchResultsInput(manager, room);
   }
 
   /** The room as the SPEC's wire shape, from one query: present members, the host's name, the place count. */

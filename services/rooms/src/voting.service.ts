@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import {
-  computeBallots,
   MAX_RESULT_COUNT,
   NextBatchAnswer,
   NUDGE_INTERVAL_SECONDS,
@@ -14,7 +13,7 @@ import {
   StartRoomDto,
   VoteItemDto,
 } from '@forkvote/contracts';
-import { callService, fail, PlatformConfig, preparedQuery, REDIS, SERVICE_CLIENT } from '@forkvote/platform';
+import { callService, fail, PlatformConfig, REDIS, SERVICE_CLIENT } from '@forkvote/platform';
 import Redis from 'ioredis';
 import { EntityManager } from 'typeorm';
 import { RoomPlace } from './entities/room-place.entity';
@@ -22,7 +21,7 @@ import { Room } from './entities/room.entity';
 import { BatchResultsInput } from './ballots';
 import { Batcher } from './batcher';
 import { CommandLog } from './outbox/command-log';
-import { RoomEvent, RoomEventsOutbox } from './outbox/room-events.outbox';
+import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { refuse, RoomRefusal, RoomStore } from './room.store';
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -41,51 +40,55 @@ interface BallotInput {
 @Injectable()
 export class VotingService {
   /**
-   * Ballots arriving together run as one statement (see `rooms.cast_ballot` in the migrations), taking
-   * their rooms' locks in room id order so that two batches never wait for each other in a circle; their
-   * USER_VOTED (and, for a batch's last ballot, BALLOTS_SUBMITTED) events and their answers are written in
-   * the same transaction.
+   * Ballots arriving together (and those arriving while the previous batch runs) go as one statement, which
+   * is a transaction of its own: `rooms.cast_ballot` for each, taking their rooms' locks in room id order
+   * so that two batches never wait for each other in a circle, then their USER_VOTED events (and, for a
+   * batch's last ballot, BALLOTS_SUBMITTED) into the outbox and their answers into the command log. One
+   * round trip for all of it; a statement that fails leaves nothing behind.
    */
   private readonly ballots = new Batcher<BallotInput, CastBallot | RoomRefusal>(async (inputs) => {
     const order = inputs.map((_, index) => index).sort((a, b) => compare(inputs[a].roomId, inputs[b].roomId));
     const sorted = order.map((index) => inputs[index]);
-    const outputs = await this.store.transaction(async (manager) => {
-      const rows = await preparedQuery<{ cast: CastBallot | RoomRefusal }>(
-        manager,
-        'rooms.vote-batch',
-        `SELECT "rooms"."cast_ballot"(a.room_id, a.user_id,
+    const rows = await this.store.statement<{ cast: CastBallot | RoomRefusal }>(
+      'rooms.vote-batch',
+      `WITH cast_ballots AS MATERIALIZED (
+         SELECT a.n, a.room_id, a.user_id, a.key,
+                "rooms"."cast_ballot"(a.room_id, a.user_id,
                     ARRAY(SELECT jsonb_array_elements_text(a.votes->0)), ARRAY(SELECT jsonb_array_elements_text(a.votes->1)),
-                    $4) AS cast
-             FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) WITH ORDINALITY AS a(room_id, user_id, votes, n)
-            ORDER BY a.n`,
-        [
-          sorted.map((i) => i.roomId),
-          sorted.map((i) => i.userId),
-          sorted.map((i) => JSON.stringify([i.votes.map((v) => v.placeId), i.votes.map((v) => v.voteType)])),
-          PLACES_PER_BATCH,
-        ],
-      );
-      const events: RoomEvent[] = [];
-      const answers: { key: string; answer: object }[] = [];
-      sorted.forEach((input, position) => {
-        const cast = rows[position].cast;
-        if ('error' in cast) return;
-        const { roomId, userId } = input;
-        events.push({ roomId, event: ROOM_EVENTS.userVoted, data: { userId, usersVoted: cast.usersVoted } });
-        if (cast.places && cast.votes) {
-          const ballots = computeBallots(cast.batchIndex, cast.places, cast.votes);
-          events.push({ roomId, event: ROOM_EVENTS.ballotsSubmitted, data: ballots });
-        }
-        answers.push({ key: input.key, answer: { voted: true, usersVoted: cast.usersVoted } });
-      });
-      await this.outbox.write(manager, events);
-      await this.commands.record(manager, answers);
-      const byInput = new Array<CastBallot | RoomRefusal>(inputs.length);
-      order.forEach((index, position) => (byInput[index] = rows[position].cast));
-      return byInput;
-    });
+                    $5) AS result
+           FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[], $4::varchar[]) WITH ORDINALITY AS a(room_id, user_id, votes, key, n)
+          ORDER BY a.n
+       ), accepted AS (
+         SELECT * FROM cast_ballots WHERE NOT result ? 'error'
+       ), events AS (
+         INSERT INTO "rooms"."outbox" (room_id, event, data)
+         SELECT c.room_id, e.event, e.data
+           FROM accepted c
+          CROSS JOIN LATERAL (VALUES
+                  (1, $6::varchar, jsonb_build_object('userId', c.user_id, 'usersVoted', c.result->'usersVoted')),
+                  (2, $7::varchar, c.result - 'usersVoted')) AS e(k, event, data)
+          WHERE e.k = 1 OR c.result ? 'places'
+          ORDER BY c.n, e.k
+       ), answers AS (
+         INSERT INTO "rooms"."command_log" (key, answer)
+         SELECT c.key, jsonb_build_object('voted', true, 'usersVoted', c.result->'usersVoted') FROM accepted c
+         ON CONFLICT (key) DO NOTHING
+       )
+       SELECT b.result AS cast FROM cast_ballots b ORDER BY b.n`,
+      [
+        sorted.map((i) => i.roomId),
+        sorted.map((i) => i.userId),
+        sorted.map((i) => JSON.stringify([i.votes.map((v) => v.placeId), i.votes.map((v) => v.voteType)])),
+        sorted.map((i) => i.key),
+        PLACES_PER_BATCH,
+        ROOM_EVENTS.userVoted,
+        ROOM_EVENTS.ballotsSubmitted,
+      ],
+    );
     this.outbox.wake();
-    return outputs;
+    const byInput = new Array<CastBallot | RoomRefusal>(inputs.length);
+    order.forEach((index, position) => (byInput[index] = rows[position].cast));
+    return byInput;
   });
 
   constructor(
@@ -136,6 +139,7 @@ export class VotingService {
     return this.commands.once(key, async () => {
       const cast = await this.ballots.call({ roomId, userId, votes, key });
       if ('error' in cast) refuse(cast);
+      // As the vote statement records it in the command log.
       return { voted: true as const, usersVoted: cast.usersVoted };
     });
   }

@@ -1,12 +1,33 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { RoomEventOf } from '@forkvote/contracts';
+import { computeBallots, ROOM_EVENTS, RoomEventName, RoomEventOf } from '@forkvote/contracts';
 import { PlatformConfig, REDIS, registerQueryGauge } from '@forkvote/platform';
 import { publishRoomEvents } from '@forkvote/room-events';
 import Redis from 'ioredis';
+import type { PoolClient } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { BatchResultsInput } from '../ballots';
 
-/** A room event for the outbox: the room, and an event name with the payload RoomEventMap gives it. */
-export type RoomEvent = RoomEventOf & { roomId: string };
+/**
+ * A room event for the outbox: the room, and an event name with the payload RoomEventMap gives it; except
+ * that BALLOTS_SUBMITTED holds what its results are computed from (the batch's places and votes), captured
+ * by the transaction that closed the batch, and the relay computes the event's payload from it as it
+ * publishes (`toPublished`). That lets the vote statement write the event itself, in SQL, in its one round
+ * trip, while the rule that computes results stays in one place (computeBallots in libs/contracts).
+ */
+export type RoomEvent = (
+  | RoomEventOf<Exclude<RoomEventName, typeof ROOM_EVENTS.ballotsSubmitted>>
+  | { event: typeof ROOM_EVENTS.ballotsSubmitted; data: BatchResultsInput }
+) & { roomId: string };
+
+/** The payload an outbox row publishes. Rows written before results were computed here hold the result. */
+export function toPublished(event: string, data: object): object {
+  if (event === ROOM_EVENTS.ballotsSubmitted && 'votes' in data && 'places' in data) {
+    const input = data as BatchResultsInput;
+    return computeBallots(input.batchIndex, input.places, input.votes);
+  }
+  return data;
+}
 
 /** Any constant names the relay's lock; one relay at a time keeps each room's events in order. */
 const RELAY_LOCK = 0x726f6f6d; // 'room'
@@ -21,7 +42,8 @@ const KEEP_HOURS = 1;
  * exists exactly when the change it reports was committed. The relay publishes them, oldest first, to each
  * room's Redis log and channel, then marks them sent: woken after each commit of this process and polling
  * every POLL_MS for the rest (another replica's commit, a crash, a Redis outage). Every rooms replica runs
- * it; a PostgreSQL advisory lock lets one publish at a time, which keeps each room's order.
+ * it; a PostgreSQL advisory lock, held by one replica's relay connection, lets one publish at a time, which
+ * keeps each room's order. The others try for it at each wake, and take it when that connection goes.
  *
  * Guarantee: at least once into Redis (a relay that dies after publishing and before marking publishes
  * again), made exactly once in the room's log by the outbox id each publish carries; so a client resuming
@@ -91,6 +113,7 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
     this.running = false;
     clearInterval(this.timer);
     await this.draining;
+    this.letGoOfRelay(new Error('shutting down'));
   }
 
   private async drain(): Promise<void> {
@@ -109,28 +132,79 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
-  /** One batch under the relay lock; answers how many events it published (0: none, or another relay). */
-  private publishBatch(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = (await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [
+  /**
+   * The relay's own connection, holding the relay lock: a session lock, taken once and held for as long as
+   * the connection lives, so a round costs two statements (read, mark sent) and not a transaction of five.
+   * Undefined while this replica does not hold it. Any failure drops the connection, and with it the lock.
+   */
+  private relay?: { client: PoolClient; release: (err?: Error) => void };
+
+  /** The relay's connection if this replica holds the lock (taking it if nobody does), else undefined. */
+  private async relayConnection() {
+    if (this.relay) return this.relay;
+    const [client, release] = (await (this.dataSource.driver as PostgresDriver).obtainMasterConnection()) as [
+      PoolClient,
+      (err?: Error) => void,
+    ];
+    // A connection checked out of the pool has no listener for its errors: one that fails while the relay
+    // holds it would otherwise be an uncaught 'error' event.
+    const onError = (err: Error) => {
+      if (this.relay?.client === client) this.letGoOfRelay(err);
+    };
+    client.on('error', onError);
+    try {
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
         RELAY_LOCK,
-      ])) as { locked: boolean }[];
-      if (!locked) return 0;
-      const rows = (await manager.query(
+      ]);
+      if (!rows[0].locked) {
+        client.removeListener('error', onError);
+        release();
+        return undefined;
+      }
+    } catch (err) {
+      release(err as Error);
+      throw err;
+    }
+    return (this.relay = { client, release });
+  }
+
+  /** Gives the relay lock back: its connection goes, so no pooled connection keeps holding it. */
+  private letGoOfRelay(err: Error): void {
+    this.relay?.release(err);
+    this.relay = undefined;
+  }
+
+  /** One batch under the relay lock; answers how many events it published (0: none, or another relay). */
+  private async publishBatch(): Promise<number> {
+    const relay = await this.relayConnection();
+    if (!relay) return 0;
+    try {
+      const { rows } = await relay.client.query<{ id: string; room_id: string; event: string; data: object }>(
         `SELECT id, room_id, event, data FROM "rooms"."outbox"
           WHERE published_at IS NULL ORDER BY id LIMIT ${BATCH}`,
-      )) as { id: string; room_id: string; event: string; data: object }[];
+      );
       if (rows.length === 0) return 0;
       await publishRoomEvents(
         this.redis,
         this.config.REDIS_PREFIX,
-        rows.map((r) => ({ outboxId: r.id, roomId: r.room_id, event: r.event, data: r.data })),
+        rows.map((r) => ({
+          outboxId: r.id,
+          roomId: r.room_id,
+          event: r.event,
+          data: toPublished(r.event, r.data),
+        })),
       );
-      await manager.query(`UPDATE "rooms"."outbox" SET published_at = now() WHERE id = ANY($1::bigint[])`, [
-        rows.map((r) => r.id),
-      ]);
+      await relay.client.query(
+        `UPDATE "rooms"."outbox" SET published_at = now() WHERE id = ANY($1::bigint[])`,
+        [rows.map((r) => r.id)],
+      );
       return rows.length;
-    });
+    } catch (err) {
+      // Redis or PostgreSQL failed mid-round: nothing after the failure happened, and whichever replica
+      // takes the lock next starts again from the oldest unmarked event (publishing is idempotent).
+      this.letGoOfRelay(err as Error);
+      throw err;
+    }
   }
 
   /** Once a minute: published events and recorded answers older than KEEP_HOURS go. */

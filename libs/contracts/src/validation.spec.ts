@@ -41,3 +41,41 @@ describe('Optional', () => {
     expect(errorsOf({ name: null })).toEqual(['too long']);
   });
 });
+
+describe("class-validator's rule lookup, kept", () => {
+  it('gives a class the rules it and its parents declare, per set of options, as the scan does', () => {
+    class Parent {
+      @Text(3, { message: 'parent' })
+      a!: string;
+    }
+    class Child extends Parent {
+      @Text(3, { message: 'child', groups: ['strict'] })
+      b!: string;
+    }
+    const errors = (value: object, groups?: string[]) =>
+      validateSync(Object.assign(new Child(), value), { groups }).flatMap((e) =>
+        Object.values(e.constraints ?? {}),
+      );
+    // Twice each: the second answer comes from what was kept.
+    for (let i = 0; i < 2; i++) {
+      expect(errors({ a: 'long', b: 'long' }).sort()).toEqual(['child', 'parent']);
+      expect(errors({ a: 'long', b: 'long' }, ['strict'])).toEqual(['child']);
+    }
+    expect(errors({ a: 'ok', b: 'ok' })).toEqual([]);
+  });
+
+  it('sees a rule registered after a class was first validated', () => {
+    class Late {
+      @Text(3, { message: 'first' })
+      a!: string;
+      b!: string;
+    }
+    const errors = () =>
+      validateSync(Object.assign(new Late(), { a: 'long', b: 'long' })).flatMap((e) =>
+        Object.values(e.constraints ?? {}),
+      );
+    expect(errors()).toEqual(['first']);
+    Text(3, { message: 'late' })(Late.prototype, 'b');
+    expect(errors()).toEqual(['first', 'late']);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { TokenKeys, TokenKind } from './tokens';
 
 const KINDS: TokenKind[] = ['session', 'room-member', 'room-host', 'login-device'];
@@ -35,5 +36,53 @@ describe('TokenKeys', () => {
     expect(keys.verify('session', undefined)).toBeNull();
     expect(keys.verify('session', 'not.a.jwt')).toBeNull();
     expect(keys.verify('session', keys.sign('session', { sub: 'x' }, -10))).toBeNull();
+  });
+
+  describe('refuses forged and altered tokens', () => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const token = keys.sign('room-member', { roomId: 'r', userId: 'u' }, 60);
+    const [head, body, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
+    const header = JSON.parse(Buffer.from(head, 'base64url').toString()) as Record<string, unknown>;
+    /** Signs header and claims with the real key, as only the holder of the secret could. */
+    const signedWith = (h: object, c: object) => {
+      const unsigned = `${part(h)}.${part(c)}`;
+      const key = keys.keyFor('room-member', token)!;
+      return `${unsigned}.${createHmac('sha256', key).update(unsigned).digest('base64url')}`;
+    };
+
+    it('accepts the token as signed, and a well-signed one with the audience in a list', () => {
+      expect(keys.verify('room-member', token)).toMatchObject({ roomId: 'r', userId: 'u' });
+      expect(
+        keys.verify('room-member', signedWith(header, { ...claims, aud: ['x', claims.aud] })),
+      ).toMatchObject({ roomId: 'r' });
+    });
+
+    it('refuses altered claims, another algorithm, a loose signature or a token of two or four parts', () => {
+      expect(
+        keys.verify('room-member', `${head}.${part({ ...claims, userId: 'host' })}.${signature}`),
+      ).toBeNull();
+      expect(keys.verify('room-member', `${part({ ...header, alg: 'none' })}.${body}.`)).toBeNull();
+      expect(
+        keys.verify('room-member', `${part({ ...header, alg: 'none' })}.${body}.${signature}`),
+      ).toBeNull();
+      expect(keys.verify('room-member', signedWith({ ...header, alg: 'HS512' }, claims))).toBeNull();
+      expect(keys.verify('room-member', `${token}=`)).toBeNull();
+      expect(keys.verify('room-member', `${head}.${body}.${signature}.x`)).toBeNull();
+      expect(keys.verify('room-member', `${head}.${body}`)).toBeNull();
+    });
+
+    it('refuses a wrong audience, no expiry, a past expiry, a future not-before and claims that are no object', () => {
+      expect(
+        keys.verify('room-member', signedWith(header, { ...claims, aud: 'forkvote:session' })),
+      ).toBeNull();
+      expect(keys.verify('room-member', signedWith(header, { ...claims, exp: undefined }))).toBeNull();
+      expect(keys.verify('room-member', signedWith(header, { ...claims, exp: '9999999999' }))).toBeNull();
+      const now = Math.floor(Date.now() / 1000);
+      expect(keys.verify('room-member', signedWith(header, { ...claims, exp: now }))).toBeNull();
+      expect(keys.verify('room-member', signedWith(header, { ...claims, nbf: now + 60 }))).toBeNull();
+      expect(keys.verify('room-member', signedWith(header, { ...claims, nbf: now - 60 }))).not.toBeNull();
+      expect(keys.verify('room-member', signedWith(header, [claims] as object))).toBeNull();
+    });
   });
 });

@@ -218,11 +218,14 @@ export class VotingService {
     const nudged = pending.filter((_, index) => claims?.[index]?.[1] === 'OK');
     if (nudged.length === 0) fail(429, ROOM_MESSAGES.nudgedRecently);
     try {
-      await this.store.transaction((manager) =>
-        this.outbox.write(manager, [
+      await this.store.transaction(async (manager) => {
+        // Under the room's lock, as every event of a room is written: its outbox ids then grow in commit
+        // order, which the publish relies on (it drops an event whose id is below one already published).
+        await this.store.lockRoom(manager, roomId);
+        await this.outbox.write(manager, [
           { roomId, event: ROOM_EVENTS.nudge, data: { userIds: nudged, hostName, batchIndex } },
-        ]),
-      );
+        ]);
+      });
     } catch (err) {
       // Not sent: free the slots, so the host's retry is not refused as too soon.
       await this.redis.del(...nudged.map(slot)).catch(() => undefined);

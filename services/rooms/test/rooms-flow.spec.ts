@@ -7,6 +7,7 @@ import {
   startTestStack,
   TestStack,
 } from '@forkvote/testing';
+import { Client } from 'pg';
 
 /**
  * A three-person session through the gateway against the real stack: host (subscriber), a logged-in
@@ -418,6 +419,38 @@ describe('rooms and live events', () => {
     expect(ballots.data).toMatchObject({ voterCount: 1, winners: expect.arrayContaining(ids.slice(0, 5)) });
     // The guest's room cookie is gone: they cannot vote or listen any more.
     expect((await vote(guest, room.code, guestId, ids.slice(0, 5), () => true)).status).toBe(403);
+  });
+
+  it('keeps publishing when the outbox relay loses its database connection', async () => {
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      // The relay's session lock (key 0x726f6f6d: classid 0, objid the key, objsubid 1 for a bigint key).
+      const relayBackend = async () =>
+        (
+          await db.query<{ pid: number }>(
+            `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1 AND objsubid = 1`,
+            [0x726f6f6d],
+          )
+        ).rows[0]?.pid;
+      const h = await host();
+      const room = await openRoom(h);
+      const hostStream = await listen(h, room.code, room.hostId);
+      const before = await relayBackend();
+      expect(before).toBeDefined();
+      await db.query('SELECT pg_terminate_backend($1)', [before]);
+
+      // Events committed after the cut still reach the room: the relay takes the lock on a new connection.
+      const guest = new Participant(stack.url);
+      expect((await join(guest, room.code, 'Gus')).status).toBe(200);
+      const [joined] = await hostStream.waitFor(ROOM_EVENTS.userJoined);
+      expect(joined.data).toMatchObject({ userName: 'Gus' });
+      const after = await relayBackend();
+      expect(after).toBeDefined();
+      expect(after).not.toBe(before);
+    } finally {
+      await db.end();
+    }
   });
 
   it('passes open now and price from start to the search, and refuses bad ones', async () => {

@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { GatewayConfig } from '../gateway.config';
 import { ShutdownState } from '../health/shutdown-state';
 import { ROOM_EVENTS } from '@forkvote/contracts';
-import { compareEventIds, RoomEventsHub } from './room-events.hub';
+import { compareEventIds, HEARTBEAT_MS, RoomEventsHub } from './room-events.hub';
 
 describe('compareEventIds', () => {
   it('orders stream ids by time, then by sequence, as numbers rather than text', () => {
@@ -107,6 +107,40 @@ describe('RoomEventsHub subscriptions', () => {
     await hub.attach(ahead as unknown as Response, member, '9999999999999-0', async () => true);
     deliver('1700000000000-2');
     expect(ahead.written.join('').match(/^id: .*$/gm)).toEqual(['id: 1700000000000-2']);
+  });
+
+  it('sends heartbeats only to the streams of rooms that carried no event since the last beat', async () => {
+    const hub = new RoomEventsHub(
+      { REDIS_PREFIX: 'fv' } as GatewayConfig,
+      { smembers: async () => ['u1', 'u2'] } as unknown as Redis,
+      { draining: false } as ShutdownState,
+    );
+    (hub as unknown as { subscriber: unknown }).subscriber = { ssubscribe: () => Promise.resolve(1) };
+    const internals = hub as unknown as { beat(): void; deliver(message: string): void };
+    const busy = fakeResponse();
+    const quiet = fakeResponse();
+    const member = { code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
+    await hub.attach(busy as unknown as Response, { ...member, roomId: 'busy' }, undefined, async () => true);
+    await hub.attach(
+      quiet as unknown as Response,
+      { ...member, roomId: 'quiet' },
+      undefined,
+      async () => true,
+    );
+    internals.deliver(`busy\n${Date.now()}-0\n${ROOM_EVENTS.nudge}\n{}`);
+    const before = [busy.written.length, quiet.written.length];
+    internals.beat();
+    expect(busy.written.length).toBe(before[0]);
+    expect(quiet.written.slice(before[1])).toEqual([':\n\n']);
+
+    // Once the busy room has been quiet for an interval, its streams get the next beat too.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + HEARTBEAT_MS + 1);
+    try {
+      internals.beat();
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(busy.written.at(-1)).toBe(':\n\n');
   });
 
   it('sends no heartbeat to a stream still opening, and ends an opening stream as a stream', async () => {

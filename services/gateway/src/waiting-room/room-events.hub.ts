@@ -71,6 +71,8 @@ interface RoomClients {
   readAt: number;
   /** The subscriber's connection dropped while this room was subscribed: its events may have gaps. */
   gapped: boolean;
+  /** When the room's last live event was written to its streams (ms); 0 before any. */
+  eventAt: number;
 }
 
 interface SseClient {
@@ -276,6 +278,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
         membersRead: Promise.resolve(),
         readAt: 0,
         gapped: false,
+        eventAt: 0,
       };
       this.rooms.set(roomId, room);
       sseRoomSubscriptions.inc();
@@ -322,9 +325,10 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
         client.res.write(text);
       }
     }
+    room.eventAt = Date.now();
     // The event's id is the time (ms) it entered the room's log: from there to written to every client.
     const published = Number(event.id.split('-')[0]);
-    if (published > 0) sseFanoutLatency.observe(Math.max(0, Date.now() - published) / 1000);
+    if (published > 0) sseFanoutLatency.observe(Math.max(0, room.eventAt - published) / 1000);
   }
 
   private noteMembership(room: RoomClients, event: PublishedRoomEvent): void {
@@ -340,9 +344,16 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     else room.pending?.push(change);
   }
 
-  /** A comment on every open stream; one still opening gets its headers first, so it is left out. */
+  /**
+   * A comment on every open stream of a room that carried no event since the last beat, so no stream is
+   * silent for more than two intervals; a busy room's events already keep proxies from closing its streams,
+   * and skipping them saves a write per stream (and the browser's read) every interval. A stream still
+   * opening gets its headers first, so it is left out.
+   */
   private beat(): void {
+    const quietSince = Date.now() - HEARTBEAT_MS;
     for (const room of this.rooms.values()) {
+      if (room.eventAt > quietSince) continue;
       for (const client of room.clients) if (!client.buffered) client.res.write(':\n\n');
     }
   }

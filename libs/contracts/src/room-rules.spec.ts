@@ -1,6 +1,13 @@
 import type { Place } from './places';
 import fc from 'fast-check';
-import { batchOf, closestToUnanimous, computeBallots, resultsHeadline, ROOM_ID_PATTERN } from './room-rules';
+import {
+  ballotsResultOf,
+  batchOf,
+  closestToUnanimous,
+  computeBallots,
+  resultsHeadline,
+  ROOM_ID_PATTERN,
+} from './room-rules';
 import { formatDistance, matchesPrice } from './search-rules';
 
 const place = (id: string): Place => ({
@@ -127,5 +134,18 @@ describe('price filter and distances', () => {
     expect(formatDistance(1609.34, 'miles')).toBe('1.0 mi');
     expect(formatDistance(2500, 'km')).toBe('2.5 km');
     expect(formatDistance(32_000, 'km')).toBe('32 km');
+  });
+});
+
+describe('ballotsResultOf', () => {
+  it("computes a batch's input as computeBallots does, and passes results as they are", () => {
+    const places = [{ id: 'a' }, { id: 'b' }] as never[];
+    const votes = [
+      { userId: 'u1', placeId: 'a', voteType: 'up' as const },
+      { userId: 'u1', placeId: 'b', voteType: 'down' as const },
+    ];
+    const result = computeBallots(3, places, votes);
+    expect(ballotsResultOf({ batchIndex: 3, places, votes })).toEqual(result);
+    expect(ballotsResultOf(result)).toBe(result);
   });
 });

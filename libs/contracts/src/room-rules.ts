@@ -58,6 +58,22 @@ export function batchOf<T>(places: T[], index: number, size = 5): T[] {
   return places.slice(index * size, index * size + size);
 }
 
+/** What a batch's results are computed from: its places in order and the votes of its present members. */
+export interface BallotsInput {
+  batchIndex: number;
+  places: Place[];
+  votes: { userId: string; placeId: string; voteType: 'up' | 'down' }[];
+}
+
+/**
+ * A BALLOTS_SUBMITTED payload as results. Rooms' outbox holds a closed batch's input and its relay computes
+ * the results as it publishes; a relay of an older release (during a rolling deploy, until a current one
+ * holds the relay lock) publishes that input as it is, so whoever reads the event computes it the same way.
+ */
+export function ballotsResultOf(data: BallotsResult | BallotsInput): BallotsResult {
+  return 'ballots' in data ? data : computeBallots(data.batchIndex, data.places, data.votes);
+}
+
 /**
  * SPEC §4 winner logic: only 'up' counts as approval; a unanimous winner is a place whose up votes equal
  * the number of voters. Ballots list places with votes for them first (most up votes first), then the rest.
@@ -65,7 +81,7 @@ export function batchOf<T>(places: T[], index: number, size = 5): T[] {
 export function computeBallots(
   batchIndex: number,
   places: Place[],
-  votes: { userId: string; placeId: string; voteType: 'up' | 'down' }[],
+  votes: BallotsInput['votes'],
 ): BallotsResult {
   const voterCount = new Set(votes.map((v) => v.userId)).size;
   const ballots: Ballot[] = places.map((place) => {

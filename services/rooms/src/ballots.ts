@@ -1,24 +1,17 @@
-import { BallotsResult, computeBallots, Place, PLACES_PER_BATCH } from '@forkvote/contracts';
+import { BallotsInput, BallotsResult, computeBallots, PLACES_PER_BATCH } from '@forkvote/contracts';
 import { EntityManager } from 'typeorm';
 import { Room } from './entities/room.entity';
-
-/** What `rooms.batch_results_input` answers: the batch's places and its present members' votes. */
-export interface BatchResultsInput {
-  batchIndex: number;
-  places: Place[];
-  votes: Parameters<typeof computeBallots>[2];
-}
 
 /** What the results of the room's current batch are computed from, by the same SQL the last ballot uses. */
 export async function batchResultsInput(
   manager: EntityManager,
   room: Pick<Room, 'id' | 'batchIndex'>,
-): Promise<BatchResultsInput> {
+): Promise<BallotsInput> {
   const [{ input }] = (await manager.query(`SELECT "rooms"."batch_results_input"($1, $2, $3) AS input`, [
     room.id,
     room.batchIndex,
     PLACES_PER_BATCH,
-  ])) as { input: BatchResultsInput }[];
+  ])) as { input: BallotsInput }[];
   return input;
 }
 

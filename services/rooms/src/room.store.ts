@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ROOM_MESSAGES, RoomUser, WaitingRoom } from '@forkvote/contracts';
+import { BallotsInput, ROOM_MESSAGES, RoomUser, WaitingRoom } from '@forkvote/contracts';
 import { fail, preparedQuery } from '@forkvote/platform';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { BatchResultsInput, batchResultsInput } from './ballots';
+import { batchResultsInput } from './ballots';
 import { Member } from './entities/member.entity';
 import { Room } from './entities/room.entity';
 
@@ -107,7 +107,7 @@ export class RoomStore {
    * When every present member has voted, closes the batch: state results, and what its BALLOTS_SUBMITTED is
    * computed from (the outbox holds that; see RoomEvent).
    */
-  async completeIfEveryoneVoted(manager: EntityManager, room: Room): Promise<BatchResultsInput | null> {
+  async completeIfEveryoneVoted(manager: EntityManager, room: Room): Promise<BallotsInput | null> {
     if (!(await this.batchProgress(manager, room)).complete) return null;
     await manager.getRepository(Room).update({ id: room.id }, { state: 'results' });
     return batchResultsInput(manager, room);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import {
+  BallotsInput,
   MAX_RESULT_COUNT,
   NextBatchAnswer,
   NUDGE_INTERVAL_SECONDS,
@@ -18,7 +19,6 @@ import Redis from 'ioredis';
 import { EntityManager } from 'typeorm';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
-import { BatchResultsInput } from './ballots';
 import { Batcher } from './batcher';
 import { CommandLog } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
@@ -27,7 +27,7 @@ import { refuse, RoomRefusal, RoomStore } from './room.store';
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What `rooms.cast_ballot` answers; `places` and `votes` only for the ballot that closed the batch. */
-type CastBallot = { batchIndex: number; usersVoted: string[] } & Partial<BatchResultsInput>;
+type CastBallot = { batchIndex: number; usersVoted: string[] } & Partial<BallotsInput>;
 
 interface BallotInput {
   roomId: string;

@@ -1,4 +1,11 @@
-import { ROOM_EVENTS, ROOM_MESSAGES, type RoomEventMap } from '@forkvote/contracts';
+import {
+  ballotsResultOf,
+  ROOM_EVENTS,
+  ROOM_MESSAGES,
+  type BallotsInput,
+  type BallotsResult,
+  type RoomEventMap,
+} from '@forkvote/contracts';
 import {
   createContext,
   ReactNode,
@@ -218,7 +225,11 @@ const EVENT_ACTIONS: { [E in keyof RoomEventMap]: (data: RoomEventMap[E]) => Roo
   [ROOM_EVENTS.userLeft]: (data) => ({ type: 'userLeft', userId: data.userId, users: data.users }),
   [ROOM_EVENTS.started]: (data) => ({ type: 'roomStarted', places: data.places, demo: data.demo }),
   [ROOM_EVENTS.userVoted]: (data) => ({ type: 'userVoted', usersVoted: data.usersVoted }),
-  [ROOM_EVENTS.ballotsSubmitted]: (data) => ({ type: 'ballotsSubmitted', ballots: data }),
+  // During a rolling deploy an older relay may publish the batch's input instead of its results.
+  [ROOM_EVENTS.ballotsSubmitted]: (data) => ({
+    type: 'ballotsSubmitted',
+    ballots: ballotsResultOf(data as BallotsResult | BallotsInput),
+  }),
   [ROOM_EVENTS.nextBatch]: (data) => ({ type: 'nextBatch', nextBatchIndex: data.nextBatchIndex }),
   [ROOM_EVENTS.nudge]: (data) => ({
     type: 'nudged',

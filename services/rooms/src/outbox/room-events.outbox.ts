@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { computeBallots, ROOM_EVENTS, RoomEventName, RoomEventOf } from '@forkvote/contracts';
+import { BallotsInput, ballotsResultOf, ROOM_EVENTS, RoomEventName, RoomEventOf } from '@forkvote/contracts';
 import { PlatformConfig, REDIS, registerQueryGauge } from '@forkvote/platform';
 import { publishRoomEvents } from '@forkvote/room-events';
 import Redis from 'ioredis';
 import type { PoolClient } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { BatchResultsInput } from '../ballots';
 
 /**
  * A room event for the outbox: the room, and an event name with the payload RoomEventMap gives it; except
@@ -17,16 +16,15 @@ import { BatchResultsInput } from '../ballots';
  */
 export type RoomEvent = (
   | RoomEventOf<Exclude<RoomEventName, typeof ROOM_EVENTS.ballotsSubmitted>>
-  | { event: typeof ROOM_EVENTS.ballotsSubmitted; data: BatchResultsInput }
+  | { event: typeof ROOM_EVENTS.ballotsSubmitted; data: BallotsInput }
 ) & { roomId: string };
 
-/** The payload an outbox row publishes. Rows written before results were computed here hold the result. */
+/**
+ * The payload an outbox row publishes: BALLOTS_SUBMITTED's results, computed from the input the row holds
+ * (rows an older release wrote hold the results, and pass as they are).
+ */
 export function toPublished(event: string, data: object): object {
-  if (event === ROOM_EVENTS.ballotsSubmitted && 'votes' in data && 'places' in data) {
-    const input = data as BatchResultsInput;
-    return computeBallots(input.batchIndex, input.places, input.votes);
-  }
-  return data;
+  return event === ROOM_EVENTS.ballotsSubmitted ? ballotsResultOf(data as BallotsInput) : data;
 }
 
 /** Any constant names the relay's lock; one relay at a time keeps each room's events in order. */

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, DataSourceOptions, EntityManager, EntitySchema, MixedList, QueryRunner } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { PlatformConfig } from './config';
 
 export interface DatabaseOptions {
@@ -146,6 +147,42 @@ export async function migrateService(url: string, options: DatabaseOptions): Pro
   }
 }
 
+/** A connection checked out of a DataSource's pool (see `checkOutConnection`). */
+export interface CheckedOutConnection {
+  client: PoolClient;
+  /** Gives it back; with an error (or once it has failed) the pool closes it instead of keeping it. */
+  release(err?: Error): void;
+}
+
+/**
+ * Checks a connection out of the DataSource's pool, without a TypeORM QueryRunner. A checked-out pg client
+ * has no listener for its errors, and one that fails (the server restarted, the backend was terminated)
+ * would be an uncaught 'error' event: this listens for as long as it is out, tells `onLost`, and closes it
+ * on release.
+ */
+export async function checkOutConnection(
+  dataSource: DataSource,
+  onLost: (err: Error) => void = () => undefined,
+): Promise<CheckedOutConnection> {
+  const [client, giveBack] = (await (dataSource.driver as PostgresDriver).obtainMasterConnection()) as [
+    PoolClient,
+    (err?: Error) => void,
+  ];
+  let lost: Error | undefined;
+  const onError = (err: Error) => {
+    lost = err;
+    onLost(err);
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release: (err) => {
+      client.removeListener('error', onError);
+      giveBack(err ?? lost);
+    },
+  };
+}
+
 /**
  * Runs one prepared statement (on its pg connection, skipping TypeORM's query building): for the hot paths
  * (a room's join and vote). PostgreSQL parses and plans a named statement once per connection. Given an
@@ -158,13 +195,16 @@ export async function preparedQuery<Row>(
   text: string,
   values: unknown[],
 ): Promise<Row[]> {
-  const ownRunner = target instanceof DataSource ? target.createQueryRunner() : undefined;
-  const runner = ownRunner ?? (target as EntityManager).queryRunner;
-  if (!runner) throw new Error('preparedQuery runs inside a transaction or on the DataSource');
-  try {
-    const client = (await runner.connect()) as PoolClient;
-    return (await client.query<Row & QueryResultRow>({ name, text, values })).rows;
-  } finally {
-    await ownRunner?.release();
+  const query = { name, text, values };
+  if (target instanceof DataSource) {
+    const connection = await checkOutConnection(target);
+    try {
+      return (await connection.client.query<Row & QueryResultRow>(query)).rows;
+    } finally {
+      connection.release();
+    }
   }
+  if (!target.queryRunner) throw new Error('preparedQuery runs inside a transaction or on the DataSource');
+  const client = (await target.queryRunner.connect()) as PoolClient;
+  return (await client.query<Row & QueryResultRow>(query)).rows;
 }

@@ -1,11 +1,15 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { BallotsInput, ballotsResultOf, ROOM_EVENTS, RoomEventName, RoomEventOf } from '@forkvote/contracts';
-import { PlatformConfig, REDIS, registerQueryGauge } from '@forkvote/platform';
+import {
+  CheckedOutConnection,
+  checkOutConnection,
+  PlatformConfig,
+  REDIS,
+  registerQueryGauge,
+} from '@forkvote/platform';
 import { publishRoomEvents } from '@forkvote/room-events';
 import Redis from 'ioredis';
-import type { PoolClient } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /**
  * A room event for the outbox: the room, and an event name with the payload RoomEventMap gives it; except
@@ -135,39 +139,32 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
    * the connection lives, so a round costs two statements (read, mark sent) and not a transaction of five.
    * Undefined while this replica does not hold it. Any failure drops the connection, and with it the lock.
    */
-  private relay?: { client: PoolClient; release: (err?: Error) => void };
+  private relay?: CheckedOutConnection;
 
   /** The relay's connection if this replica holds the lock (taking it if nobody does), else undefined. */
-  private async relayConnection() {
+  private async relayConnection(): Promise<CheckedOutConnection | undefined> {
     if (this.relay) return this.relay;
-    const [client, release] = (await (this.dataSource.driver as PostgresDriver).obtainMasterConnection()) as [
-      PoolClient,
-      (err?: Error) => void,
-    ];
-    // A connection checked out of the pool has no listener for its errors: one that fails while the relay
-    // holds it would otherwise be an uncaught 'error' event.
-    const onError = (err: Error) => {
-      if (this.relay?.client === client) this.letGoOfRelay(err);
-    };
-    client.on('error', onError);
+    const connection = await checkOutConnection(this.dataSource, (err) => {
+      if (this.relay === connection) this.letGoOfRelay(err);
+    });
     try {
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-        RELAY_LOCK,
-      ]);
+      const { rows } = await connection.client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock($1) AS locked',
+        [RELAY_LOCK],
+      );
       if (!rows[0].locked) {
-        client.removeListener('error', onError);
-        release();
+        connection.release();
         return undefined;
       }
       // Published rows leave dead entries in the partial index until a vacuum. Walked in id order, an index
       // scan marks them dead once and stops at LIMIT; the bitmap scan the planner otherwise picks visits
       // every one's heap page on every round (0.5 ms a round after 12,000 events, growing until a vacuum).
-      await client.query('SET enable_bitmapscan = off');
+      await connection.client.query('SET enable_bitmapscan = off');
     } catch (err) {
-      release(err as Error);
+      connection.release(err as Error);
       throw err;
     }
-    return (this.relay = { client, release });
+    return (this.relay = connection);
   }
 
   /** Gives the relay lock back: its connection goes, so no pooled connection keeps holding it. */

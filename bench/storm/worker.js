@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * One load process of the storm bench. It holds a share of the members' event streams, to the gateway and
- * to the floor, sends those members' ballots at the times it is given, and records when each ballot's
+ * One load process of the storm bench. It holds a share of the members' event streams, to the floor or to
+ * the gateway, sends those members' ballots at the times it is given, and records when each ballot's
  * USER_VOTED and each room's BALLOTS_SUBMITTED reach each stream.
  */
 'use strict';
@@ -130,6 +130,10 @@ process.on('message', async (message) => {
       }),
     );
     process.send?.({ type: 'sent', sent });
+  } else if (message.type === 'drop') {
+    // Closes the streams held so far (the floor's, before the gateway's storm).
+    for (const res of streams.splice(0)) res.destroy();
+    process.send?.({ type: 'dropped' });
   } else if (message.type === 'report') {
     process.send?.({ type: 'report', receipts });
   } else if (message.type === 'close') {

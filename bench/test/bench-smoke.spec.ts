@@ -21,7 +21,7 @@ const storm = require('../storm/index.js') as {
       connect: { held: number };
       delivery: { userVoted: number; ballotsSubmitted: number; lost: number };
     };
-    floor: { connect: { held: number }; delivery: { lost: number } };
+    floor: { connect: { held: number }; delivery: { lost: number }; ballots: { sent: number; ok: number } };
   }>;
 };
 
@@ -52,13 +52,14 @@ describe('benchmark harnesses (smoke)', () => {
     expect(result.deliveriesExpected).toBeGreaterThan(0);
   });
 
-  it('vote storm: 20 rooms of 5 vote, every delivery reaches gateway and floor streams', async () => {
+  it('vote storm: 20 rooms of 5 vote twice, every delivery reaches the floor streams, then the gateway streams', async () => {
     const result = await storm.main({ rooms: 20, 'room-size': 5, window: 1, workers: 1, json: true });
     expect(result.ballots).toMatchObject({ sent: 100, ok: 100 });
     expect(result.expected).toEqual({ userVoted: 500, ballotsSubmitted: 100 });
     expect(result.gateway.connect.held).toBe(100);
     expect(result.floor.connect.held).toBe(100);
     expect(result.gateway.delivery).toMatchObject({ userVoted: 500, ballotsSubmitted: 100, lost: 0 });
+    expect(result.floor.ballots).toMatchObject({ sent: 100, ok: 100 });
     expect(result.floor.delivery.lost).toBe(0);
   });
 

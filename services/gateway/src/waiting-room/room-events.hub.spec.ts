@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { GatewayConfig } from '../gateway.config';
 import { ShutdownState } from '../health/shutdown-state';
 import { ROOM_EVENTS } from '@forkvote/contracts';
-import { compareEventIds, HEARTBEAT_MS, RoomEventsHub } from './room-events.hub';
+import { compareEventIds, HEARTBEAT_MS, HEARTBEAT_SLICES, RoomEventsHub } from './room-events.hub';
 
 describe('compareEventIds', () => {
   it('orders stream ids by time, then by sequence, as numbers rather than text', () => {
@@ -18,6 +18,7 @@ describe('RoomEventsHub subscriptions', () => {
   /** Just enough of an Express response for a stream: what was written, and whether it ended. */
   function fakeResponse() {
     const written: string[] = [];
+    const closeListeners: (() => void)[] = [];
     const res = {
       written,
       ended: false,
@@ -39,7 +40,12 @@ describe('RoomEventsHub subscriptions', () => {
       get writableEnded() {
         return res.ended;
       },
-      on: () => res,
+      on: (event: string, listener: () => void) => {
+        if (event === 'close') closeListeners.push(listener);
+        return res;
+      },
+      /** The browser goes away. */
+      close: () => closeListeners.forEach((listener) => listener()),
       removeHeader: () => undefined,
       req: {},
     };
@@ -117,6 +123,9 @@ describe('RoomEventsHub subscriptions', () => {
     );
     (hub as unknown as { subscriber: unknown }).subscriber = { ssubscribe: () => Promise.resolve(1) };
     const internals = hub as unknown as { beat(): void; deliver(message: string): void };
+    const beatRound = () => {
+      for (let i = 0; i < HEARTBEAT_SLICES; i++) internals.beat();
+    };
     const busy = fakeResponse();
     const quiet = fakeResponse();
     const member = { code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
@@ -129,18 +138,56 @@ describe('RoomEventsHub subscriptions', () => {
     );
     internals.deliver(`busy\n${Date.now()}-0\n${ROOM_EVENTS.nudge}\n{}`);
     const before = [busy.written.length, quiet.written.length];
-    internals.beat();
+    beatRound();
     expect(busy.written.length).toBe(before[0]);
     expect(quiet.written.slice(before[1])).toEqual([':\n\n']);
 
     // Once the busy room has been quiet for an interval, its streams get the next beat too.
     jest.spyOn(Date, 'now').mockReturnValue(Date.now() + HEARTBEAT_MS + 1);
     try {
-      internals.beat();
+      beatRound();
     } finally {
       jest.restoreAllMocks();
     }
     expect(busy.written.at(-1)).toBe(':\n\n');
+  });
+
+  it('beats a slice of the rooms at a time, and every room once a round', async () => {
+    const hub = new RoomEventsHub(
+      { REDIS_PREFIX: 'fv' } as GatewayConfig,
+      { smembers: async () => ['u1'] } as unknown as Redis,
+      { draining: false } as ShutdownState,
+    );
+    (hub as unknown as { subscriber: unknown }).subscriber = {
+      ssubscribe: () => Promise.resolve(1),
+      sunsubscribe: () => Promise.resolve(1),
+    };
+    const internals = hub as unknown as { beat(): void };
+    const member = { code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
+    const streams = Array.from({ length: 2 * HEARTBEAT_SLICES + 1 }, () => fakeResponse());
+    for (const [i, res] of streams.entries()) {
+      await hub.attach(
+        res as unknown as Response,
+        { ...member, roomId: `room-${i}` },
+        undefined,
+        async () => true,
+      );
+    }
+    const beats = () => streams.map((res) => res.written.filter((text) => text === ':\n\n').length);
+    internals.beat();
+    // The first slice holds the first room made, and each slice after it every HEARTBEAT_SLICES-th room.
+    expect(beats().filter((n) => n === 1)).toHaveLength(3);
+    for (let i = 1; i < HEARTBEAT_SLICES; i++) internals.beat();
+    expect(beats()).toEqual(streams.map(() => 1));
+
+    // A room whose last stream closed leaves its slice (nothing keeps it), and the others beat on.
+    const slices = (hub as unknown as { beatSlices: Set<unknown>[] }).beatSlices;
+    expect(slices[0].size).toBe(3);
+    streams[0].close();
+    expect(slices[0].size).toBe(2);
+    internals.beat();
+    expect(beats()[0]).toBe(1);
+    expect(beats()[HEARTBEAT_SLICES]).toBe(2);
   });
 
   it('sends no heartbeat to a stream still opening, and ends an opening stream as a stream', async () => {
@@ -152,6 +199,9 @@ describe('RoomEventsHub subscriptions', () => {
     );
     (hub as unknown as { subscriber: unknown }).subscriber = { ssubscribe: () => Promise.resolve(1) };
     const internals = hub as unknown as { beat(): void };
+    const beatRound = () => {
+      for (let i = 0; i < HEARTBEAT_SLICES; i++) internals.beat();
+    };
     const res = fakeResponse();
     const member = { roomId: 'room-1', code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
     // Rooms is slow to answer whether u1 is a member; a heartbeat comes meanwhile.
@@ -162,11 +212,11 @@ describe('RoomEventsHub subscriptions', () => {
       () => new Promise((r) => (admit = r)),
     );
     await new Promise((resolve) => setImmediate(resolve));
-    internals.beat();
+    beatRound();
     admit(true);
     expect(await opening).toBe(true);
     expect(res.written.join('')).toMatch(/^retry: 1000\n\nevent: SUBSCRIBED_TO_SSE\n/);
-    internals.beat();
+    beatRound();
     expect(res.written.at(-1)).toBe(':\n\n');
 
     // A shutdown while a stream is opening ends it with its headers and a retry.

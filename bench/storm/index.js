@@ -185,6 +185,10 @@ async function main(args = parseArgs()) {
           sent: sent.length,
           ok: ballotsOk,
           perSecond: Math.round((ballotsOk / stormMs) * 1000),
+          // The statuses of ballots not answered 200 (for one with no answer at all, its error's code).
+          refused: sent
+            .filter((s) => !s[3])
+            .reduce((byStatus, s) => ({ ...byStatus, [s[4]]: (byStatus[s[4]] ?? 0) + 1 }), {}),
           // From a ballot's sending to its answer (200 or not): the vote call alone, before any event.
           answeredMs: percentiles(sent.map((s) => s[5])),
         },
@@ -232,7 +236,12 @@ async function main(args = parseArgs()) {
       ballots: gatewayStorm.ballots,
       expected: gatewayStorm.expected,
       gateway: { connect: gatewayConnect, delivery: gateway },
-      floor: { connect: floorConnect, delivery: floorDelivery, ballots: floorStorm.ballots },
+      floor: {
+        connect: floorConnect,
+        delivery: floorDelivery,
+        ballots: floorStorm.ballots,
+        expected: floorStorm.expected,
+      },
       ratios: {
         memoryPerConnection: ratio(gatewayConnect.kibPerConnection, floorConnect.kibPerConnection),
         deliveryP50: ratio(gateway.latencyMs.p50, floorDelivery.latencyMs.p50),
@@ -245,8 +254,7 @@ async function main(args = parseArgs()) {
     };
     if (args.json) console.log(JSON.stringify(result, null, 2));
     else {
-      const { expected } = result;
-      const row = (r, ballots) => ({
+      const row = (r, ballots, expected) => ({
         ballots: `${ballots.ok} of ${ballots.sent} (${ballots.perSecond}/s)`,
         'answered p50 / p99': `${ballots.answeredMs.p50} / ${ballots.answeredMs.p99} ms`,
         'streams held': `${r.connect.held} (${r.connect.failed} failed)`,
@@ -263,9 +271,19 @@ async function main(args = parseArgs()) {
           `${result.ballots.perSecond}/s; answered after p50 ${answered.p50} / p99 ${answered.p99} / ` +
           `max ${answered.max} ms`,
       );
+      for (const [target, ballots] of [
+        ['gateway', result.ballots],
+        ['floor', result.floor.ballots],
+      ]) {
+        if (Object.keys(ballots.refused).length > 0) {
+          console.log(
+            `the ${target}'s storm: ballots not answered 200, by status or error: ${JSON.stringify(ballots.refused)}`,
+          );
+        }
+      }
       console.table({
-        gateway: row(result.gateway, result.ballots),
-        floor: row(result.floor, result.floor.ballots),
+        gateway: row(result.gateway, result.ballots, result.expected),
+        floor: row(result.floor, result.floor.ballots, result.floor.expected),
       });
       console.table({ 'gateway ÷ floor': result.ratios });
       console.log('CPU ms per ballot, by process, in each storm (workers: the load)');

@@ -92,7 +92,15 @@ function vote(url, member, placeIds) {
         );
       },
     );
-    req.on('error', () => resolve({ sentAt, answeredMs: Date.now() - sentAt, ok: false, status: 0 }));
+    // No answer at all: its error's code stands in for the status (ECONNRESET, say).
+    req.on('error', (err) =>
+      resolve({
+        sentAt,
+        answeredMs: Date.now() - sentAt,
+        ok: false,
+        status: /** @type {NodeJS.ErrnoException} */ (err).code ?? err.message,
+      }),
+    );
     req.end(body);
   });
 }

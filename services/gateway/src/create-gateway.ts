@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
 import cookieParser from 'cookie-parser';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createLogger, startProcessMetrics } from '@forkvote/platform';
@@ -13,6 +14,9 @@ import { GatewayModule } from './gateway.module';
 import { buildApiDocument } from './openapi';
 import { serveWebApp } from './web-app';
 
+/** How long an idle kept-alive connection stays open. */
+const KEEP_ALIVE_MS = 65_000;
+
 /** Builds the gateway app (used by main.ts and by tests): /api/v1, docs at /api/docs, the web app at /. */
 export async function createGateway(config: GatewayConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(GatewayModule, new GatewayExpressAdapter(), {
@@ -21,6 +25,11 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
     rawBody: true,
   });
   startProcessMetrics('gateway');
+  const server = app.getHttpServer() as Server;
+  // Longer than a proxy keeps an idle connection to us (ingress-nginx: 60 s), so the proxy is the side that
+  // closes it. At Node's default 5 s, a request the proxy sends on a connection just as we close it is
+  // reset, and answered 502. (A shutdown still closes idle connections at once: server.close does.)
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   // First, so requests refused by the guards below are logged and counted too.
   app.use(requestTracking(config));
   app.use(securityHeaders(config));

@@ -1,6 +1,29 @@
 import { ROOM_EVENTS } from '@forkvote/contracts';
 import { freePort, Participant, signUp, startTestStack, TestStack } from '@forkvote/testing';
 import { request as httpRequest } from 'node:http';
+import { connect, Socket } from 'node:net';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A kept-alive connection of its own, as a proxy holds one: `ask` sends a liveness probe and awaits it. */
+function keptAlive(url: string) {
+  const socket: Socket = connect(Number(new URL(url).port), '127.0.0.1');
+  const state = { received: '', closed: false };
+  socket.setEncoding('latin1');
+  socket.on('data', (text: string) => (state.received += text));
+  socket.on('close', () => (state.closed = true));
+  const answers = () => state.received.split('HTTP/1.1 200').length - 1;
+  return {
+    state,
+    answers,
+    socket,
+    async ask(): Promise<void> {
+      const before = answers();
+      socket.write('GET /api/v1/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      for (let i = 0; i < 100 && answers() === before && !state.closed; i++) await sleep(20);
+    },
+  };
+}
 
 /**
  * SIGTERM on a gateway: readiness turns false at once, streams keep flowing through the drain delay,
@@ -55,6 +78,11 @@ describe('gateway shutdown', () => {
     for (let i = 0; i < 50 && !raw.includes(ROOM_EVENTS.subscribed); i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
 
+    // An idle kept-alive connection (a proxy's) does not hold the shutdown up.
+    const idle = keptAlive(url);
+    await idle.ask();
+    expect(idle.answers()).toBe(1);
+
     const stopped = Date.now();
     const exited = stack.stopOne('gateway-draining');
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -75,5 +103,21 @@ describe('gateway shutdown', () => {
     expect(finalRetry).toBeGreaterThanOrEqual(1000);
     expect(finalRetry).toBeLessThanOrEqual(5000);
     expect(Date.now() - stopped).toBeLessThan(10_000);
+    expect(idle.state.closed).toBe(true);
   });
+
+  it('keeps an idle connection open past 5 s, so a proxy that sends on it again is answered', async () => {
+    const connection = keptAlive(stack.url);
+    try {
+      await connection.ask();
+      expect(connection.answers()).toBe(1);
+      // Node's default keep-alive (5 s) would have closed it by now, under a proxy about to reuse it.
+      await sleep(6_000);
+      expect(connection.state.closed).toBe(false);
+      await connection.ask();
+      expect(connection.answers()).toBe(2);
+    } finally {
+      connection.socket.destroy();
+    }
+  }, 20_000);
 });

@@ -28,6 +28,7 @@ function keptAlive(url: string) {
 /**
  * SIGTERM on a gateway: readiness turns false at once, streams keep flowing through the drain delay,
  * then each stream gets a `retry:` between 1 and 5 s and ends, and the process exits well within 30 s.
+ * Idle kept-alive connections neither hold that up nor close before a proxy in front would close them.
  */
 describe('gateway shutdown', () => {
   let stack: TestStack;
@@ -52,7 +53,7 @@ describe('gateway shutdown', () => {
         )
       )
         break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     expect((await fetch(`${url}/api/v1/health/live`)).status).toBe(200);
 
@@ -75,8 +76,7 @@ describe('gateway shutdown', () => {
       );
       req.end();
     });
-    for (let i = 0; i < 50 && !raw.includes(ROOM_EVENTS.subscribed); i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 50 && !raw.includes(ROOM_EVENTS.subscribed); i++) await sleep(50);
 
     // An idle kept-alive connection (a proxy's) does not hold the shutdown up.
     const idle = keptAlive(url);
@@ -85,7 +85,7 @@ describe('gateway shutdown', () => {
 
     const stopped = Date.now();
     const exited = stack.stopOne('gateway-draining');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     const ready = await fetch(`${url}/api/v1/health/ready`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { draining: boolean }).draining).toBe(true);

@@ -78,4 +78,38 @@ describe('Batcher', () => {
     expect(await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.call(n)))).toEqual([1, 2, 3, 4, 5]);
     expect(most).toBe(2);
   });
+
+  it('starts batches at least minIntervalMs apart under load, and a call after a quiet spell at once', async () => {
+    jest.useFakeTimers();
+    try {
+      const started: [number, number[]][] = [];
+      const t0 = performance.now();
+      const batcher = new Batcher<number, number>(
+        async (inputs) => {
+          started.push([performance.now() - t0, inputs]);
+          return inputs;
+        },
+        { minIntervalMs: 50 },
+      );
+      const answers = [batcher.call(1)];
+      // Three more calls, 10 ms apart, while the first batch's interval runs: they gather into one batch.
+      for (const n of [2, 3, 4]) {
+        await jest.advanceTimersByTimeAsync(10);
+        answers.push(batcher.call(n));
+      }
+      await jest.advanceTimersByTimeAsync(50);
+      expect(await Promise.all(answers)).toEqual([1, 2, 3, 4]);
+      await jest.advanceTimersByTimeAsync(100);
+      const quiet = batcher.call(5);
+      await jest.advanceTimersByTimeAsync(0);
+      expect(await quiet).toBe(5);
+      expect(started).toEqual([
+        [0, [1]],
+        [50, [2, 3, 4]],
+        [180, [5]],
+      ]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -35,6 +35,12 @@ export function toPublished(event: string, data: object): object {
 const RELAY_LOCK = 0x726f6f6d; // 'room'
 const BATCH = 200;
 const POLL_MS = 500;
+/**
+ * The least time (ms) between the starts of two rounds. A commit after a quiet spell is published at once;
+ * under load, the events of the commits of a few milliseconds go in one round (two statements and one
+ * Redis round trip) instead of one round each.
+ */
+const RELAY_MIN_INTERVAL_MS = 5;
 const RETRY_MS = 1000;
 /** Published events and recorded answers are kept this long, then swept. */
 const KEEP_HOURS = 1;
@@ -59,6 +65,8 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
   private again = false;
   private running = false;
   private lastSweep = 0;
+  /** When the relay's last round started (performance.now()). */
+  private lastRound = -Infinity;
   private failingSince = 0;
 
   constructor(
@@ -79,20 +87,27 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
     );
   }
 
-  /** Asks the relay to publish now (after a commit that wrote events). */
+  /**
+   * Asks the relay to publish (after a commit that wrote events): now, or if its last round started less
+   * than RELAY_MIN_INTERVAL_MS ago, once that much time has passed since.
+   */
   wake(): void {
     if (!this.running) return;
     if (this.draining) {
       this.again = true;
       return;
     }
-    this.draining = this.drain().finally(() => {
-      this.draining = null;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    const wait = this.lastRound + RELAY_MIN_INTERVAL_MS - performance.now();
+    const due = wait > 0 ? new Promise((resolve) => setTimeout(resolve, Math.ceil(wait))) : Promise.resolve();
+    this.draining = due
+      .then(() => this.drain())
+      .finally(() => {
+        this.draining = null;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
   }
 
   onApplicationBootstrap(): void {
@@ -119,6 +134,7 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async drain(): Promise<void> {
+    this.lastRound = performance.now();
     try {
       while (this.running && (await this.publishBatch()) === BATCH);
       if (this.failingSince) this.logger.log('Room events are being published again');

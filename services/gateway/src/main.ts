@@ -15,9 +15,9 @@ import { GatewayConfig } from './gateway.config';
 /**
  * The old generation may grow to twice what the last full collection kept before the next one. A gateway
  * holds a large, steady heap (its open streams) and promotes a steady trickle of request garbage; V8's own
- * choice (about 1.25×) ran a full collection every 3 s in the vote storm, and each one lined up with a
+ * choice (about 1.25×) ran a full collection every 2–4 s in the vote storm, and each one lined up with a
  * spike of 100 ms or more in event delivery. The cost is memory: up to twice the live heap between
- * collections (about 230 MB at 10,000 streams, within the pod's 1 GiB). Read at every full collection, so
+ * collections (a 216 MB peak at 10,000 streams, within the pod's 1 GiB). Read at every full collection, so
  * setting it here, before the app exists, covers the process's whole life.
  */
 setFlagsFromString('--heap-growing-percent=100');

@@ -1,11 +1,12 @@
 // @ts-check
 /**
- * `npm run bench:rest -- [--connections 40] [--requests 10000] [--seconds 10] [--room-size 5]
+ * `npm run bench:rest -- [--connections 40] [--requests 16000] [--rounds 4] [--seconds 10] [--room-size 5]
  *                        [--rate 3000] [--rate-seconds 5] [--json]`
  *
- * 1. Throughput: autocannon with `--connections` in flight through the gateway against join, vote and
- *    verify-token, then the same calls straight to the services over the transport (no gateway), so the
- *    gateway's own cost shows as a difference and a ratio in one run.
+ * 1. Throughput: `--requests` joins, then their votes, with `--connections` in flight, through the gateway
+ *    (autocannon) and straight to rooms over the transport (no gateway), in `--rounds` rounds that
+ *    alternate the two (gateway first, then second, …), so the gateway's own cost shows as a ratio of runs
+ *    seconds apart; the target's figure is the median of the rounds' ratios. Then verify-token, each way.
  * 0. The hop: `--hop-requests` joins and votes one at a time (an idle machine) through the gateway and
  *    straight to rooms, so the gateway's own latency is a p50 difference without queueing in it.
  * 2. At a rate: join and vote offered at `--rate` requests/s for `--rate-seconds` through the gateway by
@@ -42,8 +43,8 @@ const NYC = { latitude: 40.7484, longitude: -73.9967, radiusInMeters: 8046.7, ma
 /**
  * @typedef {{ code: string, batch: string[] }} BenchRoom
  * @typedef {{ code: string, userId: string, roomId?: string, cookie?: string }} BenchMember
- * @typedef {{ call: string, requests: number, requestsPerSecond: number, p50Ms: number, p99Ms: number,
- *   non2xx: number, errors: number }} Row
+ * @typedef {{ call: string, requests: number, seconds: number, requestsPerSecond: number, p50Ms: number,
+ *   p99Ms: number, non2xx: number, errors: number }} Row
  */
 
 /**
@@ -56,6 +57,7 @@ function summarize(label, result, clock) {
   return {
     call: label,
     requests: result.requests.total,
+    seconds: Math.round(seconds * 1000) / 1000,
     requestsPerSecond: Math.round(result.requests.total / seconds),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -155,6 +157,7 @@ async function bare(label, client, count, connections, payload, onAnswer = (_ans
   return {
     call: label,
     requests: count - errors,
+    seconds: Math.round(seconds * 1000) / 1000,
     requestsPerSecond: Math.round(count / seconds),
     p50Ms: p.p50,
     p99Ms: p.p99,
@@ -163,9 +166,61 @@ async function bare(label, client, count, connections, payload, onAnswer = (_ans
   };
 }
 
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const value = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return Math.round(value * 100) / 100;
+}
+
+/**
+ * One call's runs on one side (through the gateway, or straight to the service), added up: its row counts
+ * every run's requests over all their seconds, with the median of the runs' p50 and p99, and its CPU is what
+ * every process spent during the runs, per request.
+ */
+function roundsOf(call, children) {
+  /** @type {Row[]} */
+  const runs = [];
+  /** @type {Map<string, { group: string, seconds: number }>} CPU seconds by process group */
+  const spent = new Map();
+  const requests = () => runs.reduce((total, row) => total + row.requests, 0);
+  return {
+    /** Runs one round of the call and adds it in; answers that round's row. */
+    async run(/** @type {() => Promise<Row>} */ phase) {
+      const before = cpuSnapshot(children);
+      const row = await phase();
+      for (const [pid, { group, seconds }] of cpuSnapshot(children)) {
+        const used = seconds - (before.get(pid)?.seconds ?? 0);
+        spent.set(group, { group, seconds: (spent.get(group)?.seconds ?? 0) + used });
+      }
+      runs.push(row);
+      return row;
+    },
+    /** @returns {Row} */
+    total() {
+      const sum = (pick) => runs.reduce((total, row) => total + pick(row), 0);
+      const seconds = sum((row) => row.seconds);
+      return {
+        call,
+        requests: requests(),
+        seconds: Math.round(seconds * 1000) / 1000,
+        requestsPerSecond: Math.round(requests() / seconds),
+        p50Ms: median(runs.map((row) => row.p50Ms)),
+        p99Ms: median(runs.map((row) => row.p99Ms)),
+        non2xx: sum((row) => row.non2xx),
+        errors: sum((row) => row.errors),
+      };
+    },
+    cpu() {
+      return { call, ...cpuPerRequest(new Map(), spent, Math.max(1, requests())) };
+    },
+  };
+}
+
 async function main(args = parseArgs()) {
   const connections = Number(args.connections ?? 40);
-  const amount = Number(args.requests ?? 10_000);
+  const amount = Number(args.requests ?? 16_000);
+  const roundCount = Math.max(1, Number(args.rounds ?? 4));
   const seconds = Number(args.seconds ?? 10);
   const roomSize = Number(args['room-size'] ?? 5);
   const rate = Number(args.rate ?? 3000);
@@ -352,23 +407,102 @@ async function main(args = parseArgs()) {
     }
 
     // --requests 0 skips the throughput phases (e.g. to measure only at a rate).
+    /** @type {{ call: string, round: number, gateway: number, service: number, ratio: number }[]} */
+    const rounds = [];
     if (amount > 0) {
+      const perRound = Math.ceil(amount / roundCount);
       log(
-        `throughput: ${amount} joins into ${Math.ceil(amount / roomSize)} rooms, ${connections} connections`,
+        `throughput: ${perRound * roundCount} joins, then their votes, through the gateway and straight to ` +
+          `rooms, in ${roundCount} alternating rounds of ${perRound}; ${connections} connections`,
       );
-      const gatewayRooms = await openRooms(amount);
-      remember(gatewayRooms);
-      /** @type {BenchMember[]} */
-      const members = [];
-      await measure(() =>
-        closedLoop('join (gateway)', amount, joinRequest(gatewayRooms), (headers, body) =>
-          members.push(joinedMember(headers, body)),
-        ),
-      );
-      log(`vote through the gateway: ${members.length} ballots`);
-      await measure(() => closedLoop('vote (gateway)', members.length, voteRequest(members)));
-      log(`verify-token through the gateway: ${seconds} s`);
-      const verify = await measure(async () => {
+      // Every round's rooms first, so that nothing runs between the rounds; each round's for both sides one
+      // after the other, so neither side's rooms are older.
+      const gatewayRooms = [];
+      const bareRooms = [];
+      for (let r = 0; r < roundCount; r++) {
+        gatewayRooms.push(await openRooms(perRound));
+        bareRooms.push(await openRooms(perRound));
+      }
+      [...gatewayRooms, ...bareRooms].forEach(remember);
+      /** @type {BenchMember[][]} */
+      const members = gatewayRooms.map(() => []);
+      /** @type {BenchMember[][]} */
+      const bareMembers = bareRooms.map(() => []);
+      const joinGateway = roundsOf('join (gateway)', children);
+      const voteGateway = roundsOf('vote (gateway)', children);
+      const joinBare = roundsOf('join (service only)', children);
+      const voteBare = roundsOf('vote (service only)', children);
+      /**
+       * One round each way, the gateway first in even rounds and second in odd ones: the machine's speed
+       * drifts over minutes, and a ratio of two runs seconds apart leaves the drift out.
+       */
+      const alternate = async (call, round, viaGateway, straight) => {
+        const gatewayFirst = round % 2 === 0;
+        const first = await (gatewayFirst ? viaGateway() : straight());
+        const second = await (gatewayFirst ? straight() : viaGateway());
+        const [gateway, service] = gatewayFirst ? [first, second] : [second, first];
+        rounds.push({
+          call,
+          round: round + 1,
+          gateway: gateway.requestsPerSecond,
+          service: service.requestsPerSecond,
+          ratio: Math.round((gateway.requestsPerSecond / service.requestsPerSecond) * 100) / 100,
+        });
+      };
+      for (let r = 0; r < roundCount; r++) {
+        await alternate(
+          'join',
+          r,
+          () =>
+            joinGateway.run(() =>
+              closedLoop('join (gateway)', perRound, joinRequest(gatewayRooms[r]), (headers, body) =>
+                members[r].push(joinedMember(headers, body)),
+              ),
+            ),
+          () =>
+            joinBare.run(() =>
+              bare(
+                'join (service only)',
+                client,
+                perRound,
+                connections,
+                (i) => [
+                  ROOMS.join,
+                  { body: { waitingRoomId: bareRooms[r][i % bareRooms[r].length].code, userName: 'Guest' } },
+                ],
+                (answer) => {
+                  // The member token carries the room id, which the gateway would take from the room cookie.
+                  const claims = tokenKeys(config).verify('room-member', answer.memberToken);
+                  bareMembers[r].push({ roomId: claims.roomId, code: claims.code, userId: claims.userId });
+                },
+              ),
+            ),
+        );
+      }
+      for (let r = 0; r < roundCount; r++) {
+        await alternate(
+          'vote',
+          r,
+          () =>
+            voteGateway.run(() => closedLoop('vote (gateway)', members[r].length, voteRequest(members[r]))),
+          () =>
+            voteBare.run(() =>
+              bare('vote (service only)', client, bareMembers[r].length, connections, (i) => {
+                const member = bareMembers[r][i];
+                const body = {
+                  waitingRoomId: member.code,
+                  userId: member.userId,
+                  votes: votesOf(member.code),
+                };
+                return [ROOMS.vote, { roomId: member.roomId, userId: member.userId, body }];
+              }),
+            ),
+        );
+      }
+      log(`verify-token: ${seconds} s through the gateway, then as many straight to auth`);
+      const verify = roundsOf('verify-token (gateway)', children);
+      const verifyBare = roundsOf('verify-token (service only)', children);
+      const verified = await verify.run(async () => {
         const { result, clock } = await run({
           url: `${url}/api/v1/auth/verify-token`,
           connections,
@@ -378,42 +512,16 @@ async function main(args = parseArgs()) {
         });
         return summarize('verify-token (gateway)', result, clock);
       });
-
-      log('the same calls straight to the services');
-      const bareRooms = await openRooms(amount);
-      remember(bareRooms);
-      /** @type {BenchMember[]} */
-      const bareMembers = [];
-      await measure(() =>
-        bare(
-          'join (service only)',
-          client,
-          amount,
-          connections,
-          (i) => [
-            ROOMS.join,
-            { body: { waitingRoomId: bareRooms[i % bareRooms.length].code, userName: 'Guest' } },
-          ],
-          (answer) => {
-            // The member token carries the room id, which the gateway would take from the room cookie.
-            const claims = tokenKeys(config).verify('room-member', answer.memberToken);
-            bareMembers.push({ roomId: claims.roomId, code: claims.code, userId: claims.userId });
-          },
-        ),
-      );
-      await measure(() =>
-        bare('vote (service only)', client, bareMembers.length, connections, (i) => {
-          const member = bareMembers[i];
-          const body = { waitingRoomId: member.code, userId: member.userId, votes: votesOf(member.code) };
-          return [ROOMS.vote, { roomId: member.roomId, userId: member.userId, body }];
-        }),
-      );
-      await measure(() =>
-        bare('verify-token (service only)', client, Math.max(2000, verify.requests), connections, () => [
+      await verifyBare.run(() =>
+        bare('verify-token (service only)', client, Math.max(2000, verified.requests), connections, () => [
           AUTH.verify,
           { userId: sessionClaims.sub },
         ]),
       );
+      for (const phase of [joinGateway, voteGateway, verify, joinBare, voteBare, verifyBare]) {
+        rows.push(phase.total());
+        cpu.push(phase.cpu());
+      }
     }
 
     const atRate = [];
@@ -442,15 +550,21 @@ async function main(args = parseArgs()) {
       const gateway = rows.find((r) => r.call === `${name} (gateway)`);
       const service = rows.find((r) => r.call === `${name} (service only)`);
       if (!gateway || !service) return [];
+      const ratios = rounds.filter((r) => r.call === name).map((r) => r.ratio);
       return {
         call: name,
         gatewayAddsP50Ms: Math.round((gateway.p50Ms - service.p50Ms) * 100) / 100,
-        throughputRatio: Math.round((gateway.requestsPerSecond / service.requestsPerSecond) * 100) / 100,
+        // Of neighbouring rounds where there are rounds (the target's figure), else of the two runs.
+        throughputRatio:
+          ratios.length > 0
+            ? median(ratios)
+            : Math.round((gateway.requestsPerSecond / service.requestsPerSecond) * 100) / 100,
       };
     });
     const result = {
       connections,
       requests: amount,
+      rounds,
       roomSize,
       verifySeconds: seconds,
       rate,
@@ -463,6 +577,10 @@ async function main(args = parseArgs()) {
     if (args.json) console.log(JSON.stringify(result, null, 2));
     else {
       console.table(rows);
+      if (rounds.length > 0) {
+        console.log('Throughput in each round, through the gateway and straight to the service:');
+        console.table(rounds);
+      }
       console.table(overhead);
       if (hop.length > 0) {
         console.log('The gateway hop, one request at a time:');

@@ -9,6 +9,7 @@ const rest = require('../rest/index.js') as {
     rows: { call: string; requests: number; errors: number; non2xx: number; requestsPerSecond: number }[];
     cpuMsPerRequest: { call: string; total: number }[];
     hop: { call: string }[];
+    rounds: { call: string; round: number; gateway: number; service: number; ratio: number }[];
   }>;
 };
 
@@ -97,6 +98,15 @@ describe('benchmark harnesses (smoke)', () => {
       expect(row.requestsPerSecond).toBeGreaterThan(0);
     }
     expect(result.hop.map((h) => h.call)).toEqual(['join', 'vote', 'verify-token']);
+    // Each call ran in 4 rounds each way (75 requests a side), and each round has both rates and their ratio.
+    expect(result.rounds.map((r) => `${r.call} ${r.round}`)).toEqual([
+      ...[1, 2, 3, 4].map((n) => `join ${n}`),
+      ...[1, 2, 3, 4].map((n) => `vote ${n}`),
+    ]);
+    for (const round of result.rounds) {
+      expect(round.ratio).toBeCloseTo(round.gateway / round.service, 1);
+      expect(round.gateway).toBeGreaterThan(0);
+    }
     // Every phase reports what its requests cost in CPU.
     expect(result.cpuMsPerRequest).toHaveLength(8);
     for (const phase of result.cpuMsPerRequest) expect(phase.total).toBeGreaterThan(0);

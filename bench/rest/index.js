@@ -433,7 +433,7 @@ async function main(args = parseArgs()) {
       const joinBare = roundsOf('join (service only)', children);
       const voteBare = roundsOf('vote (service only)', children);
       /**
-       * One round each way, the gateway first in even rounds and second in odd ones: the machine's speed
+       * One round each way, the gateway first in rounds 1, 3, … and second in 2, 4, …: the machine's speed
        * drifts over minutes, and a ratio of two runs seconds apart leaves the drift out.
        */
       const alternate = async (call, round, viaGateway, straight) => {

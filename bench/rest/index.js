@@ -437,10 +437,14 @@ async function main(args = parseArgs()) {
        * drifts over minutes, and a ratio of two runs seconds apart leaves the drift out.
        */
       const alternate = async (call, round, viaGateway, straight) => {
-        const gatewayFirst = round % 2 === 0;
-        const first = await (gatewayFirst ? viaGateway() : straight());
-        const second = await (gatewayFirst ? straight() : viaGateway());
-        const [gateway, service] = gatewayFirst ? [first, second] : [second, first];
+        let gateway, service;
+        if (round % 2 === 0) {
+          gateway = await viaGateway();
+          service = await straight();
+        } else {
+          service = await straight();
+          gateway = await viaGateway();
+        }
         rounds.push({
           call,
           round: round + 1,

@@ -66,4 +66,48 @@ describe('GatewayExpressAdapter', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('answers JSON as Express’s res.json does, byte for byte and header for header', async () => {
+    const adapter = new GatewayExpressAdapter();
+    adapter.initHttpServer({});
+    const app = adapter.getInstance<Express>();
+    app.set('etag', false);
+    const answer = { voted: true, usersVoted: ['ä', '😀'], nested: [{ at: new Date(0) }] };
+    app.all('/express', (_req, res) => void res.status(201).json(answer));
+    app.all('/adapter', (_req, res) => void adapter.reply(res, answer, 201));
+    // What the adapter leaves to Nest's reply: a Content-Type of the handler's own, and no body at all.
+    app.get('/typed', (_req, res) => void adapter.reply(res.type('text/plain'), { a: 1 }, 200));
+    app.get('/empty', (_req, res) => void adapter.reply(res, null, 200));
+    const server = adapter.getHttpServer() as Server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const read = async (path: string, method = 'GET') => {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, { method });
+        return {
+          status: res.status,
+          type: res.headers.get('content-type'),
+          length: res.headers.get('content-length'),
+          body: await res.text(),
+        };
+      };
+      for (const method of ['GET', 'HEAD', 'PATCH']) {
+        expect(await read('/adapter', method)).toEqual(await read('/express', method));
+      }
+      // The adapter wrote those itself: res.json ran only for the answers from /express.
+      const json = jest.spyOn(app.response, 'json');
+      await read('/adapter');
+      expect(json).not.toHaveBeenCalled();
+      expect(await read('/adapter')).toEqual({
+        status: 201,
+        type: 'application/json; charset=utf-8',
+        length: String(Buffer.byteLength(JSON.stringify(answer))),
+        body: JSON.stringify(answer),
+      });
+      expect(await read('/typed')).toMatchObject({ type: 'text/plain; charset=utf-8', body: '{"a":1}' });
+      expect(await read('/empty')).toMatchObject({ status: 200, body: '' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });

@@ -18,6 +18,21 @@ const EVENT_STREAM = /^\/api\/v1\/waiting-room\/events\/[^/]+$/;
  * production, HSTS; nothing else.
  */
 export function securityHeaders(config: GatewayConfig): RequestHandler {
+  const helmets = securityHelmets(config);
+  const documentHeaders = headersSetBy(helmets.documents);
+  const streamHeaders = headersSetBy(helmets.streams);
+  return (req, res, next) => {
+    const headers = req.method === 'GET' && EVENT_STREAM.test(req.path) ? streamHeaders : documentHeaders;
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
+/** The helmet middleware whose headers documents and event streams get (exported for its test). */
+export function securityHelmets(config: GatewayConfig): {
+  documents: RequestHandler;
+  streams: RequestHandler;
+} {
   const production = config.NODE_ENV === 'production';
   const hsts = { maxAge: 31_536_000, includeSubDomains: true };
   const documents = helmet({
@@ -51,8 +66,30 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
   const streams: RequestHandler = production
     ? (req, res, next) => noSniff(req, res, () => transportSecurity(req, res, next))
     : (req, res, next) => noSniff(req, res, next);
-  return (req, res, next) =>
-    req.method === 'GET' && EVENT_STREAM.test(req.path) ? streams(req, res, next) : documents(req, res, next);
+  return { documents, streams };
+}
+
+/**
+ * The headers a helmet middleware sets, read once from a stand-in response. Ours has nothing that differs
+ * between requests (no nonce, no directive given as a function), so every answer gets the same headers:
+ * setting them from this list spares each request helmet's chain of eleven middleware and the CSP string
+ * it builds again every time (bench/README.md, ninth pass). A helmet that needed more of the response, or
+ * answered later, would fail here, at startup.
+ */
+function headersSetBy(middleware: RequestHandler): ReadonlyArray<readonly [string, string]> {
+  const headers = new Map<string, string>();
+  const standIn = {
+    setHeader: (name: string, value: string | number) => void headers.set(name, String(value)),
+    // X-Powered-By, which helmet removes, is never set: the app disables it.
+    removeHeader: (name: string) => void headers.delete(name),
+  };
+  let finished = false;
+  middleware({} as Request, standIn as unknown as Response, (err?: unknown) => {
+    if (err) throw err instanceof Error ? err : new Error(String(err));
+    finished = true;
+  });
+  if (!finished) throw new Error('The security headers were not all set at once');
+  return [...headers];
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,6 +1,6 @@
 import { NestApplicationOptions, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Express, Response } from 'express';
+import type { Express, Response as ExpressResponse } from 'express';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 
@@ -35,7 +35,7 @@ export class GatewayExpressAdapter extends ExpressAdapter {
    * Anything else goes to Nest's own reply: no body, a file, an Error, text, a Content-Type the handler
    * chose, or a status that carries no body.
    */
-  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+  override reply(response: ExpressResponse, body: unknown, statusCode?: number): unknown {
     const status = statusCode ?? response.statusCode;
     if (
       typeof body !== 'object' ||

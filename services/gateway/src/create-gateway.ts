@@ -7,6 +7,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { createLogger, startProcessMetrics } from '@forkvote/platform';
 import { bodyGuard } from './common/body-guard';
 import { GatewayExpressAdapter } from './common/express-adapter';
+import { jsonBody } from './common/json-body';
 import { requestTracking } from './common/request-tracking';
 import { requestOriginGuard, securityHeaders } from './common/http-security';
 import { GatewayConfig } from './gateway.config';
@@ -16,6 +17,8 @@ import { serveWebApp } from './web-app';
 
 /** How long an idle kept-alive connection stays open. */
 const KEEP_ALIVE_MS = 65_000;
+/** 2 MiB, what body-parser reads as '2mb'. */
+const JSON_BODY_LIMIT = 2 * 1024 * 1024;
 
 /** Builds the gateway app (used by main.ts and by tests): /api/v1, docs at /api/docs, the web app at /. */
 export async function createGateway(config: GatewayConfig): Promise<INestApplication> {
@@ -36,7 +39,7 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   // Before any body is parsed: a state change from another origin, or not in JSON, goes no further.
   app.use(requestOriginGuard(config));
   // Above the largest valid body, so oversized fields are refused by validation with a message (400).
-  app.useBodyParser('json', { limit: '2mb' });
+  app.use(jsonBody({ limit: JSON_BODY_LIMIT }));
   app.use(bodyGuard());
   // Only the local checkout pages' form posts get this far with a form body (they have no fields).
   app.useBodyParser('urlencoded', { limit: '1kb', extended: false });

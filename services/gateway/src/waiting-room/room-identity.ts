@@ -7,18 +7,47 @@ import { GatewayConfig } from '../gateway.config';
 /** The httpOnly cookie holding this browser's room-member token. */
 const ROOM_COOKIE = 'fv_room';
 
+/** A day, in the cookie's Max-Age. */
+const ROOM_COOKIE_SECONDS = 24 * 3600;
+
 function cookieOptions(config: GatewayConfig): CookieOptions {
   return {
     httpOnly: true,
     sameSite: 'lax',
     secure: config.NODE_ENV === 'production',
     path: '/',
-    maxAge: 24 * 3600 * 1000,
+    maxAge: ROOM_COOKIE_SECONDS * 1000,
   };
 }
 
+/** A room token is a JWT: base64url parts and dots, nothing a cookie value has to encode. */
+const PLAIN_COOKIE_VALUE = /^[\w.-]+$/;
+
+/** The Expires date a day from now, made once a second (it is written to the second). */
+let expires = { second: NaN, text: '' };
+function roomCookieExpires(): string {
+  const at = Date.now() + ROOM_COOKIE_SECONDS * 1000;
+  const second = Math.floor(at / 1000);
+  if (second !== expires.second) expires = { second, text: new Date(at).toUTCString() };
+  return expires.text;
+}
+
+/**
+ * Sets the room cookie with the header `res.cookie` writes for `cookieOptions` (the same attributes, in the
+ * same order), made here from parts that do not change: every join and create sets it, and `res.cookie`
+ * cost 9 µs of a join's CPU (it copies the options, URI-encodes and checks the 300-character token, and
+ * makes a Date). Anything but a plain token still goes through `res.cookie`.
+ */
 export function setRoomCookie(res: Response, config: GatewayConfig, memberToken: string): void {
-  res.cookie(ROOM_COOKIE, memberToken, cookieOptions(config));
+  if (!PLAIN_COOKIE_VALUE.test(memberToken)) {
+    res.cookie(ROOM_COOKIE, memberToken, cookieOptions(config));
+    return;
+  }
+  const secure = config.NODE_ENV === 'production' ? '; Secure' : '';
+  res.append(
+    'Set-Cookie',
+    `${ROOM_COOKIE}=${memberToken}; Max-Age=${ROOM_COOKIE_SECONDS}; Path=/; Expires=${roomCookieExpires()}; HttpOnly${secure}; SameSite=Lax`,
+  );
 }
 
 export function clearRoomCookie(res: Response, config: GatewayConfig): void {

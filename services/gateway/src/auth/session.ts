@@ -127,10 +127,11 @@ export class OptionalSessionGuard extends AuthGuard('session') {
     return user || (null as T);
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    // A guest brings no session token at all: nothing for passport to check.
+  override canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    // A guest brings no session token at all: nothing for passport to check. Answered at once, not as a
+    // promise, so Nest goes on without awaiting it (every guest's join comes this way).
     if (!sessionToken(context.switchToHttp().getRequest<Request>())) return true;
-    return (await super.canActivate(context)) as boolean;
+    return super.canActivate(context) as Promise<boolean>;
   }
 }
 

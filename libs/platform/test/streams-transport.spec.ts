@@ -160,6 +160,22 @@ describe('Redis Streams transport', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it('answers the calls still waiting with a 503 when the client closes', async () => {
+    const c = client({ timeoutMs: 5000 });
+    const waiting = Promise.allSettled([work(c, 'nobody', 1), work(c, 'nobody', 2)]);
+    await sleep(50);
+    await c.close();
+    const closed = {
+      statusCode: 503,
+      code: ERROR_CODES.serviceTimeout,
+      message: 'The service client was closed',
+    };
+    expect(await waiting).toEqual([
+      { status: 'rejected', reason: closed },
+      { status: 'rejected', reason: closed },
+    ]);
+  });
+
   it('fails only the request Redis refuses when requests of one turn leave in one pipeline', async () => {
     await startReplica('echo', 'e1');
     const c = client({ timeoutMs: 5000 });

@@ -18,8 +18,9 @@ type WithRawBody = Request & { rawBody?: Buffer };
  * within the limit and no Content-Encoding: those are read here, and answer as body-parser would (the same
  * `req.body`, the same `req.rawBody` Nest keeps for the Stripe webhook, the same errors). body-parser spends
  * 5–7 µs more on each (bench/README.md, tenth pass): it parses the content type twice, decodes through
- * iconv-lite and binds each read to an async resource. Every other request (another charset, compressed, chunked, empty, over the limit)
- * goes to body-parser itself, so its answers (413, 415, 400) stay body-parser's own.
+ * iconv-lite and binds each read to an async resource. Every other request (another charset, compressed,
+ * chunked, empty, over the limit) goes to body-parser itself, so its answers (413, 415, 400) stay
+ * body-parser's own.
  *
  * Named `jsonParser` so that Nest, which adds its own parser at startup unless one of that name is in place,
  * leaves it be.

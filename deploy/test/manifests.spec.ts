@@ -228,6 +228,7 @@ describe('Kubernetes manifests (kubectl kustomize)', () => {
         'libs/platform/src/metrics.ts',
         'services/gateway/src/common/gateway-metrics.ts',
         'services/rooms/src/outbox/room-events.outbox.ts',
+        'services/rooms/src/batcher.ts',
       ]
         .flatMap((file) => [
           ...readFileSync(join(__dirname, '..', '..', file), 'utf8').matchAll(/'(forkvote_\w+)'/g),

@@ -1,9 +1,10 @@
+import { metricsRegistry } from '@forkvote/platform';
 import { Batcher } from './batcher';
 
 describe('Batcher', () => {
   it('runs calls made in the same turn as one batch, answering each with its own output', async () => {
     const batches: number[][] = [];
-    const batcher = new Batcher<number, number>(async (inputs) => {
+    const batcher = new Batcher<number, number>('test', async (inputs) => {
       batches.push(inputs);
       return inputs.map((n) => n * 10);
     });
@@ -18,6 +19,7 @@ describe('Batcher', () => {
   it('splits batches above the maximum size', async () => {
     const sizes: number[] = [];
     const batcher = new Batcher<number, number>(
+      'test',
       async (inputs) => {
         sizes.push(inputs.length);
         return inputs;
@@ -29,7 +31,7 @@ describe('Batcher', () => {
   });
 
   it('runs each call alone when the batch fails, so one bad call fails only itself', async () => {
-    const batcher = new Batcher<number, number>(async (inputs) => {
+    const batcher = new Batcher<number, number>('test', async (inputs) => {
       if (inputs.length > 1) throw new Error('deadlock detected');
       if (inputs[0] === 2) throw new Error('bad input');
       return inputs;
@@ -43,7 +45,7 @@ describe('Batcher', () => {
     const batches: number[][] = [];
     let release!: () => void;
     const first = new Promise<void>((resolve) => (release = resolve));
-    const batcher = new Batcher<number, number>(async (inputs) => {
+    const batcher = new Batcher<number, number>('test', async (inputs) => {
       batches.push(inputs);
       if (inputs[0] === 1) await first;
       return inputs;
@@ -66,6 +68,7 @@ describe('Batcher', () => {
     let running = 0;
     let most = 0;
     const batcher = new Batcher<number, number>(
+      'test',
       async (inputs) => {
         running += 1;
         most = Math.max(most, running);
@@ -85,6 +88,7 @@ describe('Batcher', () => {
       const started: [number, number[]][] = [];
       const t0 = performance.now();
       const batcher = new Batcher<number, number>(
+        'test',
         async (inputs) => {
           started.push([performance.now() - t0, inputs]);
           return inputs;
@@ -111,5 +115,27 @@ describe('Batcher', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('counts the size of each batch under its statement in the metrics', async () => {
+    const batcher = new Batcher<number, number>('spec-sizes', async (inputs) => inputs);
+    await Promise.all([1, 2, 3].map((n) => batcher.call(n)));
+    await batcher.call(4);
+    // As Prometheus reads it.
+    const lines = (await metricsRegistry.metrics())
+      .split('\n')
+      .filter((line) => line.startsWith('forkvote_rooms_batch_size') && line.includes('"spec-sizes"'));
+    const of = (series: string) =>
+      Number(
+        lines
+          .find((line) => line.includes(series))
+          ?.split(' ')
+          .pop(),
+      );
+    expect(of('_count{')).toBe(2);
+    expect(of('_sum{')).toBe(4);
+    expect(of('le="1"')).toBe(1);
+    expect(of('le="2"')).toBe(1);
+    expect(of('le="4"')).toBe(2);
   });
 });

@@ -1,3 +1,18 @@
+import { metricsRegistry } from '@forkvote/platform';
+import { Histogram } from 'prom-client';
+
+/**
+ * How many calls each batch carried, by statement: what group commit is doing. Under load a ballot or a join
+ * should share its statement with others; batches of one at a high rate mean the calls arrive spread out.
+ */
+const batchSize = new Histogram({
+  name: 'forkvote_rooms_batch_size',
+  help: 'Calls carried by each batched statement, by statement',
+  labelNames: ['statement'] as const,
+  buckets: [1, 2, 4, 8, 16, 32, 64],
+  registers: [metricsRegistry],
+});
+
 interface Pending<In, Out> {
   input: In;
   resolve: (output: Out) => void;
@@ -38,8 +53,11 @@ export class Batcher<In, Out> {
   private readonly minIntervalMs: number;
   /** When the last batch started (performance.now()). */
   private lastStart = -Infinity;
+  private readonly sizes: { observe(size: number): void };
 
   constructor(
+    /** Names the batches in `forkvote_rooms_batch_size` (`vote`, `join`). */
+    statement: string,
     /** Answers one output per input, in the inputs' order. */
     private readonly runBatch: (inputs: In[]) => Promise<Out[]>,
     options: BatcherOptions = {},
@@ -47,6 +65,7 @@ export class Batcher<In, Out> {
     this.maxSize = options.maxSize ?? 64;
     this.maxRunning = options.maxRunning ?? 1;
     this.minIntervalMs = options.minIntervalMs ?? 5;
+    this.sizes = batchSize.labels(statement);
   }
 
   call(input: In): Promise<Out> {
@@ -73,7 +92,9 @@ export class Batcher<In, Out> {
     this.lastStart = performance.now();
     while (this.queue.length > 0 && this.running < this.maxRunning) {
       this.running += 1;
-      void this.run(this.queue.splice(0, this.maxSize)).finally(() => {
+      const batch = this.queue.splice(0, this.maxSize);
+      this.sizes.observe(batch.length);
+      void this.run(batch).finally(() => {
         this.running -= 1;
         if (this.queue.length > 0) this.schedule();
       });

@@ -75,6 +75,8 @@ interface ReplayedJoin {
   replayed: JoinRoomAnswer;
 }
 
+type JoinOutput = JoinedRoom | RoomRefusal | ReplayedJoin;
+
 @Injectable()
 export class MembershipService {
   /**
@@ -82,7 +84,7 @@ export class MembershipService {
    * transaction with their USER_JOINED events and recorded answers. A join whose key was answered before
    * (a redelivery, or the client's retry) is answered from the record and not run again.
    */
-  private readonly joins = new Batcher<JoinInput, JoinedRoom | RoomRefusal | ReplayedJoin>(async (inputs) => {
+  private readonly joins = new Batcher<JoinInput, JoinOutput>('join', async (inputs) => {
     const outputs = await this.store.transaction(async (manager) => {
       const recorded = await this.commands.find(
         inputs.map((i) => i.key),

@@ -46,7 +46,7 @@ export class VotingService {
    * batch's last ballot, BALLOTS_SUBMITTED) into the outbox and their answers into the command log. One
    * round trip for all of it; a statement that fails leaves nothing behind.
    */
-  private readonly ballots = new Batcher<BallotInput, CastBallot | RoomRefusal>(async (inputs) => {
+  private readonly ballots = new Batcher<BallotInput, CastBallot | RoomRefusal>('vote', async (inputs) => {
     const order = inputs.map((_, index) => index).sort((a, b) => compare(inputs[a].roomId, inputs[b].roomId));
     const sorted = order.map((index) => inputs[index]);
     const rows = await this.store.statement<{ cast: CastBallot | RoomRefusal }>(

@@ -18,10 +18,10 @@ function parseArgs(argv = process.argv.slice(2)) {
 }
 
 /**
- * A throw-away stack (own database and Redis prefix) with rate limits off and `env` on top, or the one at
- * `url`.
+ * A throw-away stack (own database and Redis prefix) with rate limits off and `env` on top (and
+ * `processEnv[name]` for one process only), or the one at `url`.
  */
-async function stackFor(args, env = {}, output = undefined) {
+async function stackFor(args, env = {}, output = undefined, processEnv = undefined) {
   if (args.url)
     return {
       url: String(args.url),
@@ -30,6 +30,7 @@ async function stackFor(args, env = {}, output = undefined) {
     };
   const stack = await startTestStack({
     env: { RATE_LIMIT_SCALE: '0', LOG_LEVEL: 'error', RPC_TIMEOUT_MS: '15000', ...env },
+    processEnv,
     output,
   });
   await stack.waitHealthy(90_000);
@@ -240,6 +241,21 @@ const inspectorUrlIn = (line) => /Debugger listening on (ws:\/\/\S+)/.exec(line)
 
 const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
+/**
+ * The sums and counts of a process's histograms, read from its Prometheus `/metrics` on `port`: keyed by
+ * the series' name and labels as written there (`forkvote_rpc_server_duration_seconds_sum{…}`).
+ * @returns {Promise<Map<string, number>>}
+ */
+async function scrapeSums(port) {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const values = new Map();
+  for (const line of text.split('\n')) {
+    const match = /^(\w+_(?:sum|count))(\{[^}]*\})? (\S+)$/.exec(line);
+    if (match) values.set(`${match[1]}${match[2] ?? ''}`, Number(match[3]));
+  }
+  return values;
+}
+
 module.exports = {
   ask,
   collectGarbage,
@@ -249,6 +265,7 @@ module.exports = {
   inspectorUrlIn,
   parseArgs,
   stackFor,
+  scrapeSums,
   call,
   cookieOf,
   subscribedHost,

@@ -12,7 +12,9 @@
  * 2. At a rate: join and vote offered at `--rate` requests/s for `--rate-seconds` through the gateway by
  *    an open-loop generator (lib/open-loop.js), latency measured from when each request was due (0 skips).
  * Every phase also reports the CPU each part of the machine spent per request (gateway, services,
- * PostgreSQL, Redis, and this process with its load generator). Joins go to fresh rooms of `--room-size`
+ * PostgreSQL, Redis, and this process with its load generator), and each throughput round where a call's
+ * time went on average (from the gateway's and rooms' metrics): as the client saw it, inside the gateway,
+ * waiting for rooms, in rooms' handler, and how many calls shared each of rooms' statements. Joins go to fresh rooms of `--room-size`
  * guests each (plus the host), so every phase sees rooms of the same size.
  */
 'use strict';
@@ -34,18 +36,63 @@ const {
   parseArgs,
   percentiles,
   pool,
+  scrapeSums,
   stackFor,
   subscribedHost,
 } = require('../lib/harness');
+const { freePort } = require('@forkvote/testing/src/stack');
 
 const NYC = { latitude: 40.7484, longitude: -73.9967, radiusInMeters: 8046.7, maxResultCount: 20 };
 
 /**
  * @typedef {{ code: string, batch: string[] }} BenchRoom
  * @typedef {{ code: string, userId: string, roomId?: string, cookie?: string }} BenchMember
- * @typedef {{ call: string, requests: number, seconds: number, requestsPerSecond: number, p50Ms: number,
- *   p99Ms: number, non2xx: number, errors: number }} Row
+ * @typedef {{ call: string, requests: number, seconds: number, requestsPerSecond: number, meanMs?: number,
+ *   p50Ms: number, p99Ms: number, non2xx: number, errors: number }} Row
  */
+
+/** The gateway's and rooms' histogram sums and counts, for `timeSplit`. */
+async function scrapeBoth(ports) {
+  const [gateway, rooms] = await Promise.all([scrapeSums(ports.gateway), scrapeSums(ports.rooms)]);
+  return { gateway, rooms };
+}
+
+/**
+ * Where a round's `join` or `vote` calls spent their time on average, in ms, between two scrapes: as the
+ * client saw it (the row's mean), in the gateway from its first middleware to the answer's end (HTTP), in
+ * the gateway's call to rooms from sending to the answer (call), in rooms' handler from reading the request
+ * to its reply (handler), and the calls per batched statement in rooms (batch). The rest of the client's
+ * time is the network and both event loops before and after; the call minus the handler is the transport.
+ */
+function timeSplit(name, side, row, before, after) {
+  /** The mean of a histogram's series whose labels hold every part, between the two scrapes. */
+  const mean = (process, metric, parts, scale = 1000) => {
+    let sum = 0;
+    let count = 0;
+    for (const [key, value] of after[process]) {
+      if (!key.startsWith(`${metric}_`) || !parts.every((part) => key.includes(part))) continue;
+      const change = value - (before[process].get(key) ?? 0);
+      if (key.startsWith(`${metric}_sum`)) sum += change;
+      else count += change;
+    }
+    return count > 0 ? Math.round((sum / count) * scale * 100) / 100 : null;
+  };
+  const pattern = `pattern="rooms.${name}"`;
+  const viaGateway = side === 'gateway';
+  return {
+    call: name,
+    side,
+    clientMs: row.meanMs ?? null,
+    gatewayHttpMs: viaGateway
+      ? mean('gateway', 'forkvote_http_request_duration_seconds', [`/waiting-room/${name}"`, 'status="200"'])
+      : null,
+    gatewayCallMs: viaGateway
+      ? mean('gateway', 'forkvote_rpc_client_duration_seconds', [pattern, 'outcome="ok"'])
+      : null,
+    roomsHandlerMs: mean('rooms', 'forkvote_rpc_server_duration_seconds', [pattern, 'outcome="ok"']),
+    batch: mean('rooms', 'forkvote_rooms_batch_size', [`statement="${name}"`], 1),
+  };
+}
 
 /**
  * @param {{ started: bigint, last: bigint }} clock when the run started and its last answer came: autocannon's
@@ -59,6 +106,7 @@ function summarize(label, result, clock) {
     requests: result.requests.total,
     seconds: Math.round(seconds * 1000) / 1000,
     requestsPerSecond: Math.round(result.requests.total / seconds),
+    meanMs: result.latency.mean,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
@@ -159,6 +207,7 @@ async function bare(label, client, count, connections, payload, onAnswer = (_ans
     requests: count - errors,
     seconds: Math.round(seconds * 1000) / 1000,
     requestsPerSecond: Math.round(count / seconds),
+    meanMs: Math.round((latencies.reduce((total, ms) => total + ms, 0) / latencies.length) * 100) / 100,
     p50Ms: p.p50,
     p99Ms: p.p99,
     non2xx: 0,
@@ -227,7 +276,17 @@ async function main(args = parseArgs()) {
   const rateSeconds = Number(args['rate-seconds'] ?? 5);
   const hopRequests = Number(args['hop-requests'] ?? 500);
   const log = (text) => !args.json && process.stderr.write(`${text}\n`);
-  const env = await stackFor(args);
+  // Each process's metrics on a port of its own, for where a call's time went (none for a stack at --url).
+  const metricsPorts = args.url ? null : { gateway: await freePort(), rooms: await freePort() };
+  const env = await stackFor(
+    args,
+    {},
+    undefined,
+    metricsPorts && {
+      gateway: { METRICS_PORT: String(metricsPorts.gateway) },
+      rooms: { HEALTH_PORT: String(metricsPorts.rooms) },
+    },
+  );
   const { url } = env;
   const children = env.stack?.children ?? new Map();
   const config = loadConfig(PlatformConfig, {
@@ -409,6 +468,8 @@ async function main(args = parseArgs()) {
     // --requests 0 skips the throughput phases (e.g. to measure only at a rate).
     /** @type {{ call: string, round: number, gateway: number, service: number, ratio: number }[]} */
     const rounds = [];
+    /** @type {object[]} where each round's time went, each side (see timeSplit) */
+    const split = [];
     if (amount > 0) {
       const perRound = Math.ceil(amount / roundCount);
       log(
@@ -437,13 +498,24 @@ async function main(args = parseArgs()) {
        * drifts over minutes, and a ratio of two runs seconds apart leaves the drift out.
        */
       const alternate = async (call, round, viaGateway, straight) => {
+        /** Runs one side, with where its time went when the processes' metrics can be read. */
+        const timed = async (side, phase) => {
+          const before = metricsPorts && (await scrapeBoth(metricsPorts));
+          const row = await phase();
+          if (before)
+            split.push({
+              round: round + 1,
+              ...timeSplit(call, side, row, before, await scrapeBoth(metricsPorts)),
+            });
+          return row;
+        };
         let gateway, service;
         if (round % 2 === 0) {
-          gateway = await viaGateway();
-          service = await straight();
+          gateway = await timed('gateway', viaGateway);
+          service = await timed('service', straight);
         } else {
-          service = await straight();
-          gateway = await viaGateway();
+          service = await timed('service', straight);
+          gateway = await timed('gateway', viaGateway);
         }
         rounds.push({
           call,
@@ -550,6 +622,12 @@ async function main(args = parseArgs()) {
       );
     }
 
+    // How many of the machine's cores were busy in each phase: whether it was bound by CPU or by latency.
+    for (const entry of cpu) {
+      const row = rows.find((r) => r.call === entry.call);
+      if (row && typeof entry.machine === 'number')
+        entry.coresBusy = Math.round(((entry.machine * row.requestsPerSecond) / 1000) * 100) / 100;
+    }
     const overhead = ['join', 'vote', 'verify-token'].flatMap((name) => {
       const gateway = rows.find((r) => r.call === `${name} (gateway)`);
       const service = rows.find((r) => r.call === `${name} (service only)`);
@@ -569,6 +647,7 @@ async function main(args = parseArgs()) {
       connections,
       requests: amount,
       rounds,
+      split,
       roomSize,
       verifySeconds: seconds,
       rate,
@@ -584,6 +663,10 @@ async function main(args = parseArgs()) {
       if (rounds.length > 0) {
         console.log('Throughput in each round, through the gateway and straight to the service:');
         console.table(rounds);
+      }
+      if (split.length > 0) {
+        console.log('Where the time went in each round, mean ms (batch: calls per statement in rooms):');
+        console.table(split);
       }
       console.table(overhead);
       if (hop.length > 0) {

@@ -14,8 +14,8 @@
  * Every phase also reports the CPU each part of the machine spent per request (gateway, services,
  * PostgreSQL, Redis, and this process with its load generator), and each throughput round where a call's
  * time went on average (from the gateway's and rooms' metrics): as the client saw it, inside the gateway,
- * waiting for rooms, in rooms' handler, and how many calls shared each of rooms' statements. Joins go to fresh rooms of `--room-size`
- * guests each (plus the host), so every phase sees rooms of the same size.
+ * waiting for rooms, in rooms' handler, and how many calls shared each of rooms' statements. Joins go to
+ * fresh rooms of `--room-size` guests each (plus the host), so every phase sees rooms of the same size.
  */
 'use strict';
 const http = require('node:http');
@@ -66,12 +66,12 @@ async function scrapeBoth(ports) {
  */
 function timeSplit(name, side, row, before, after) {
   /** The mean of a histogram's series whose labels hold every part, between the two scrapes. */
-  const mean = (process, metric, parts, scale = 1000) => {
+  const mean = (from, metric, parts, scale = 1000) => {
     let sum = 0;
     let count = 0;
-    for (const [key, value] of after[process]) {
+    for (const [key, value] of after[from]) {
       if (!key.startsWith(`${metric}_`) || !parts.every((part) => key.includes(part))) continue;
-      const change = value - (before[process].get(key) ?? 0);
+      const change = value - (before[from].get(key) ?? 0);
       if (key.startsWith(`${metric}_sum`)) sum += change;
       else count += change;
     }

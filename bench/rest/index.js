@@ -224,8 +224,8 @@ function median(values) {
 
 /**
  * One call's runs on one side (through the gateway, or straight to the service), added up: its row counts
- * every run's requests over all their seconds, with the median of the runs' p50 and p99, and its CPU is what
- * every process spent during the runs, per request.
+ * every run's requests over all their seconds, with their mean latency and the median of the runs' p50 and
+ * p99, and its CPU is what every process spent during the runs, per request.
  */
 function roundsOf(call, children) {
   /** @type {Row[]} */
@@ -254,6 +254,7 @@ function roundsOf(call, children) {
         requests: requests(),
         seconds: Math.round(seconds * 1000) / 1000,
         requestsPerSecond: Math.round(requests() / seconds),
+        meanMs: Math.round((sum((row) => (row.meanMs ?? 0) * row.requests) / requests()) * 100) / 100,
         p50Ms: median(runs.map((row) => row.p50Ms)),
         p99Ms: median(runs.map((row) => row.p99Ms)),
         non2xx: sum((row) => row.non2xx),

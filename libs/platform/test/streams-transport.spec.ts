@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { createRedis } from '../src/redis';
-import { streamKeys, StreamsClient } from '../src/transport';
+import { REQUESTS_PER_WRITE, streamKeys, StreamsClient } from '../src/transport';
 
 /**
  * The Redis Streams transport against the real Redis: replicas are separate processes (from the built
@@ -176,7 +176,40 @@ describe('Redis Streams transport', () => {
     ]);
   });
 
-  it('fails only the request Redis refuses when requests of one turn leave in one pipeline', async () => {
+  it('writes every few requests at once, not only when their event-loop turn ends', async () => {
+    await startReplica('prompt', 'p');
+    const c = client();
+    // The first call also waits for the client's connections; the later ones are measured.
+    await expect(work(c, 'prompt', 0)).resolves.toMatchObject({ n: 0 });
+    const stream = streamKeys.requests(prefix, 'prompt');
+    /** What Redis holds after the rest of a long turn (a gateway parsing a burst of requests). */
+    const lengthAfterLongTurn = async () => {
+      for (let i = 0; i < 10; i++) await null; // the calls' own promise steps run; no I/O or timer does
+      const until = Date.now() + 200;
+      while (Date.now() < until);
+      // Sent now: a request still waiting for the turn's end reaches Redis after this XLEN.
+      return redis.xlen(stream);
+    };
+    const calls = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => c.request('prompt.work', { n: from + i }));
+    // Fewer than REQUESTS_PER_WRITE: they wait for the turn to end.
+    const few = calls(1, REQUESTS_PER_WRITE - 1);
+    expect(await lengthAfterLongTurn()).toBe(1);
+    // …and leave once it has (Redis may read another connection's XLEN before them).
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let tries = 0; (await redis.xlen(stream)) < REQUESTS_PER_WRITE && tries < 50; tries++)
+      await sleep(10);
+    expect(await redis.xlen(stream)).toBe(REQUESTS_PER_WRITE);
+    // REQUESTS_PER_WRITE of them: written at once, before the turn ends.
+    const enough = calls(REQUESTS_PER_WRITE, REQUESTS_PER_WRITE);
+    expect(await lengthAfterLongTurn()).toBe(2 * REQUESTS_PER_WRITE);
+    const answers = await Promise.all([...few, ...enough]);
+    expect(answers.map((answer) => (answer as { n: number }).n)).toEqual(
+      Array.from({ length: 2 * REQUESTS_PER_WRITE - 1 }, (_, i) => i + 1),
+    );
+  });
+
+  it('fails only the request Redis refuses when two go to different streams at once', async () => {
     await startReplica('echo', 'e1');
     const c = client({ timeoutMs: 5000 });
     // A plain string where the broken service's request stream should be: Redis refuses that XADD.

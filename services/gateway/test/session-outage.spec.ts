@@ -24,6 +24,13 @@ const stopped = (child: ChildProcess) => new Promise((resolve) => child.once('ex
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The 503s a person may see while Redis is down. */
+const PLAIN_UNAVAILABLE = [
+  MESSAGES.serviceUnavailable,
+  'The rooms service cannot be reached. Please try again.',
+  'The rooms service did not answer in time. Please try again.',
+];
+
 describe('sessions and a running flow through a Redis outage', () => {
   let stack: TestStack;
   let redis: ChildProcess;
@@ -102,6 +109,7 @@ describe('sessions and a running flow through a Redis outage', () => {
     await stopped(redis);
     const outageEnds = Date.now() + 10_000;
     const seen: Record<string, number[]> = { vote: [], me: [], current: [] };
+    const unavailable = new Set<string>();
     const key = randomUUID();
     const vote = () =>
       guest.patch(
@@ -125,6 +133,9 @@ describe('sessions and a running flow through a Redis outage', () => {
       seen.vote.push(v.status);
       seen.me.push(me.status);
       seen.current.push(current.status);
+      for (const answer of [v, me, current]) {
+        if (answer.status === 503) unavailable.add(answer.body.message);
+      }
       voted = restarted && v.status === 200;
       await sleep(300);
     }
@@ -132,6 +143,8 @@ describe('sessions and a running flow through a Redis outage', () => {
     expect(all.filter((status) => status >= 500 && status !== 503)).toEqual([]);
     expect(all.filter((status) => status === 401 || status === 403)).toEqual([]);
     expect(seen.vote.filter((status) => status === 503).length).toBeGreaterThan(0);
+    // Each 503 says which part is out of reach in words a person can read; Redis's own words stay in the log.
+    expect([...unavailable].filter((message) => !PLAIN_UNAVAILABLE.includes(message))).toEqual([]);
     expect(voted).toBe(true);
 
     // Nothing lost: the room reached results, and its BALLOTS_SUBMITTED reached the new Redis, once.

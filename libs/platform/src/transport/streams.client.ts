@@ -171,14 +171,24 @@ export class StreamsClient extends ClientProxy {
       for (const request of requests) {
         pipeline.xadd(stream, 'MAXLEN', '~', this.options.maxLen, '*', 'm', request.message);
       }
-      const refused = (request: OutgoingRequest, err: Error) =>
-        this.settleWithError(
-          request.id,
-          (service) => `The ${service} service cannot be reached: ${err.message}`,
-        );
       pipeline.exec().then(
-        (results) => results?.forEach(([err], i) => err && refused(requests[i], err)),
-        (err: Error) => requests.forEach((request) => refused(request, err)),
+        (results) => results?.forEach(([err], i) => err && this.refused([requests[i]], err)),
+        (err: Error) => this.refused(requests, err),
+      );
+    }
+  }
+
+  /**
+   * Fails requests Redis would not take with a 503 the caller can show to a person. What Redis said (a
+   * retry limit, a wrong key type, a cluster moving slots) is for operators: it goes to the log, once per
+   * refused write.
+   */
+  private refused(requests: OutgoingRequest[], err: Error): void {
+    this.logger.warn(`Redis refused ${requests.length} request(s) to ${requests[0].stream}: ${err.message}`);
+    for (const request of requests) {
+      this.settleWithError(
+        request.id,
+        (service) => `The ${service} service cannot be reached. Please try again.`,
       );
     }
   }

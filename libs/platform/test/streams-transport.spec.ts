@@ -214,23 +214,26 @@ describe('Redis Streams transport', () => {
     await startReplica('echo', 'e1');
     const c = client({ timeoutMs: 5000 });
     const warnings = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    // A plain string where the broken service's request stream should be: Redis refuses that XADD.
-    await redis.set(streamKeys.requests(prefix, 'broken'), 'not a stream');
-    const [ok, refused] = await Promise.allSettled([work(c, 'echo', 7), work(c, 'broken', 8)]);
-    expect(ok).toMatchObject({ status: 'fulfilled', value: { n: 7 } });
-    // The person is told which part of ForkVote is out of reach; what Redis said is for the log only.
-    expect(refused).toMatchObject({
-      status: 'rejected',
-      reason: {
-        statusCode: 503,
-        code: ERROR_CODES.serviceTimeout,
-        message: 'The broken service cannot be reached. Please try again.',
-      },
-    });
-    expect(warnings.mock.calls.map(([line]) => String(line))).toContainEqual(
-      expect.stringMatching(/^Redis refused 1 request\(s\) to .*broken.*: WRONGTYPE/),
-    );
-    warnings.mockRestore();
+    try {
+      // A plain string where the broken service's request stream should be: Redis refuses that XADD.
+      await redis.set(streamKeys.requests(prefix, 'broken'), 'not a stream');
+      const [ok, refused] = await Promise.allSettled([work(c, 'echo', 7), work(c, 'broken', 8)]);
+      expect(ok).toMatchObject({ status: 'fulfilled', value: { n: 7 } });
+      // The person is told which part of ForkVote is out of reach; what Redis said is for the log only.
+      expect(refused).toMatchObject({
+        status: 'rejected',
+        reason: {
+          statusCode: 503,
+          code: ERROR_CODES.serviceTimeout,
+          message: 'The broken service cannot be reached. Please try again.',
+        },
+      });
+      expect(warnings.mock.calls.map(([line]) => String(line))).toContainEqual(
+        expect.stringMatching(/^Redis refused 1 request\(s\) to .*broken.*: WRONGTYPE/),
+      );
+    } finally {
+      warnings.mockRestore();
+    }
   });
 
   it('handles a request sent before any replica runs once one starts', async () => {

@@ -181,7 +181,7 @@ export class StreamsClient extends ClientProxy {
   /**
    * Fails requests Redis would not take with a 503 the caller can show to a person. What Redis said (a
    * retry limit, a wrong key type, a cluster moving slots) is for operators: it goes to the log, once per
-   * refused write.
+   * refused write (once per request when Redis refuses only some of a pipeline's).
    */
   private refused(requests: OutgoingRequest[], err: Error): void {
     this.logger.warn(`Redis refused ${requests.length} request(s) to ${requests[0].stream}: ${err.message}`);

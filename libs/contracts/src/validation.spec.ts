@@ -18,6 +18,7 @@ const errorsOf = (value: Partial<Sample>) =>
 describe('Text', () => {
   it('counts characters as PostgreSQL does (code points), not as class-validator MaxLength does', () => {
     expect(errorsOf({ name: 'abcde' })).toEqual([]);
+    expect(errorsOf({ name: 'abcdef' })).toEqual(['too long']);
     expect(errorsOf({ name: '👍👍👍👍👍' })).toEqual([]);
     // Three thumbs with variation selectors are six code points: a varchar(5) would refuse them.
     expect(errorsOf({ name: '👍\uFE0F👍\uFE0F👍\uFE0F' })).toEqual(['too long']);

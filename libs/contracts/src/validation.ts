@@ -47,7 +47,8 @@ export const Text = (
         validate: (value: unknown) =>
           typeof value === 'string' &&
           !(options.multiline ? CONTROL : CONTROL_SINGLE_LINE).test(value) &&
-          [...value].length <= max,
+          // A string never has more code points than UTF-16 units: only a longer one is counted.
+          (value.length <= max || [...value].length <= max),
         defaultMessage: (args) => {
           const value = args?.value;
           if (typeof value !== 'string') return `${args?.property} must be text`;
@@ -85,7 +86,11 @@ function cacheRuleLookup(storage: MetadataStorage & { [CACHED]?: true }): void {
   const addRule = storage.addValidationMetadata.bind(storage);
   let kept = new WeakMap<object, Map<string, ReturnType<Lookup>>>();
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
-    const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0000') ?? ''}`;
+    // Every validation in the product asks with no schema, groups or flags: its key is made once.
+    const key =
+      schema === undefined && !always && !strictGroups && !groups?.length
+        ? ''
+        : `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0000') ?? ''}`;
     let byOptions = kept.get(target);
     if (!byOptions) kept.set(target, (byOptions = new Map()));
     let rules = byOptions.get(key);

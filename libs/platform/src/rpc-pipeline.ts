@@ -42,6 +42,21 @@ export class RpcValidationPipe extends ValidationPipe {
     // 3, the number of RouteParamtypes.BODY) arrives as 'body', the context (4) as 'query'.
     return metadata.type === PAYLOAD_AS_SEEN_BY_PIPES && super.toValidate(metadata);
   }
+
+  /*
+   * A payload is what JSON.parse made of its envelope (the transport's server): plain objects, arrays
+   * without gaps, strings, numbers, booleans and null. The two walks Nest's pipe makes for what HTTP
+   * bodies can be besides (a sparse array from a urlencoded `tags[9]`, a Buffer from a multipart upload or
+   * a socket.io attachment) find nothing in one, and cost about a tenth of a ballot's validation in rooms
+   * (4–6 µs of 43–46, a ballot's command validated 50,000 times in a loop). The walk that deletes
+   * `__proto__`, `constructor` and `prototype` keys stays: JSON.parse makes those own keys, and
+   * class-transformer would copy them onto the instance.
+   */
+  protected override closeArrayGaps(): void {}
+
+  protected override findNestedBinaryValues(): ValidationError[] {
+    return [];
+  }
 }
 
 /**

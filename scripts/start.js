@@ -26,6 +26,8 @@ async function main() {
       REDIS_URL: redis.url,
       LOG_FORMAT: process.env.LOG_FORMAT || 'pretty',
       METRICS_PORT: String(metricsPort),
+      // This machine's own development outbox: reset links are read at /api/v1/dev/outbox from here.
+      SERVE_DEV_OUTBOX: process.env.SERVE_DEV_OUTBOX || 'true',
     },
     processEnv: Object.fromEntries(
       Object.entries(healthPorts).map(([name, port]) => [name, { HEALTH_PORT: String(port) }]),

@@ -31,9 +31,9 @@ test('a banner names what is down, and only while it is', async ({ page }) => {
     const response = await route.fetch();
     const health = await response.json();
     if (down) {
-      health.status = 'unavailable';
-      health.services = health.services.map((s: { service: string }) =>
-        s.service === 'places' ? { ...s, status: 'down' } : s,
+      health.status = 'degraded';
+      health.parts = health.parts.map((p: { part: string }) =>
+        p.part === 'places' ? { ...p, status: 'degraded' } : p,
       );
     }
     await route.fulfill({ status: down ? 503 : 200, json: health });

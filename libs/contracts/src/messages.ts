@@ -29,6 +29,8 @@ export const MESSAGES = {
   unexpected: 'An unexpected error occurred',
   notLoggedIn: 'Please log in to continue.',
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
+  tooManySearches: 'Too many place searches from your network. Please wait a minute and try again.',
+  tooManyMessages: 'Too many messages from your network. Please try again later.',
   invalidPlan: 'Please choose a plan: monthly, yearly or lifetime.',
   alreadySubscribed: 'You already have an active subscription.',
   serviceUnavailable: 'Unavailable: Redis (sessions and service calls). Please try again in a moment.',

@@ -51,6 +51,8 @@ export const ROOM_MESSAGES = {
   everyoneVoted: 'Everyone has voted already.',
   nudgedRecently: `Everyone who hasn't voted was nudged in the last ${NUDGE_INTERVAL_SECONDS} seconds. Give them a moment.`,
   failedNudge: 'Failed to nudge',
+  tooManyStreams: 'This room is open in too many tabs. Close one and try again.',
+  idempotencyKeyReused: 'This Idempotency-Key was already used for a different request.',
 } as const;
 
 /** The places of batch `index` (5 per batch). */

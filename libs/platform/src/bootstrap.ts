@@ -28,7 +28,7 @@ export async function startService(
   await app.listen();
   registerPoolGauges(app.get(DataSource));
   registerStreamGauges(app.get<Redis>(REDIS), () => [streamKeys.requests(config.REDIS_PREFIX, service)]);
-  if (config.HEALTH_PORT > 0) startProbeServer(app, config.HEALTH_PORT);
+  if (config.HEALTH_PORT > 0) startProbeServer(app, config.HEALTH_PORT, config.METRICS_HOST);
   return app;
 }
 
@@ -37,7 +37,7 @@ export async function startService(
  * says the process runs, `/ready` that its database and Redis answer and it is not shutting down,
  * `/metrics` what it is doing.
  */
-function startProbeServer(app: INestMicroservice, port: number): Server {
+function startProbeServer(app: INestMicroservice, port: number, host: string): Server {
   const dataSource = app.get(DataSource);
   const redis = app.get<Redis>(REDIS);
   let closing = false;
@@ -57,7 +57,7 @@ function startProbeServer(app: INestMicroservice, port: number): Server {
       answer(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', database, redis: redisHealth });
     });
   });
-  server.listen(port);
+  server.listen(port, host);
   process.once('SIGTERM', () => {
     closing = true;
     setTimeout(() => server.close(), 10_000).unref();

@@ -3,6 +3,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
   IsInt,
+  IsIP,
   IsNumber,
   IsString,
   Matches,
@@ -205,6 +206,14 @@ export class PlatformConfig {
   /** Port of the small HTTP server answering /live and /ready for orchestrators; 0 turns it off. */
   @IntSetting(0, 65535)
   HEALTH_PORT = 0;
+
+  /**
+   * The address the operators' listeners bind (a service's HEALTH_PORT, the gateway's METRICS_PORT):
+   * loopback by default, so on a developer's machine only that machine scrapes them; `0.0.0.0` in a pod,
+   * where the kubelet's probes and Prometheus reach them at the pod's address (deploy/k8s sets it).
+   */
+  @IsIP()
+  METRICS_HOST = '127.0.0.1';
 
   /** Names this process in logs and health answers; empty means host name and pid. */
   @IsString()

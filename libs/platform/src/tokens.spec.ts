@@ -32,6 +32,24 @@ describe('TokenKeys', () => {
     expect(before.verify('session', during.sign('session', { sub: 'd' }, 60))).toBeNull();
   });
 
+  it('answers null, never throws, for a token whose bytes are not ASCII anywhere', () => {
+    const token = keys.sign('room-member', { sub: 'x' }, 60);
+    const [head, body, signature] = token.split('.');
+    for (const bent of [
+      `${head}.${body}.${signature.slice(0, -1)}é`,
+      `${head}.${body}.${signature.slice(0, -1)}\u00e9`,
+      `${head}.${body}.${signature.slice(0, -2)}é`,
+      `${head}.${body}.${signature}é`,
+      `${head}.${body}é.${signature}`,
+      `${head}é.${body}.${signature}`,
+      `${head}.${body}.${signature.slice(0, -1)}\ud83c`,
+      `${head}.${body}.${Buffer.from(signature, 'latin1').toString('latin1').slice(0, -1)}\xe9`,
+    ]) {
+      expect(() => keys.verify('room-member', bent)).not.toThrow();
+      expect(keys.verify('room-member', bent)).toBeNull();
+    }
+  });
+
   it('answers null, never throws, for garbage, expiry and a missing token', () => {
     expect(keys.verify('session', undefined)).toBeNull();
     expect(keys.verify('session', 'not.a.jwt')).toBeNull();

@@ -177,6 +177,26 @@ describe('Redis Streams transport', () => {
     ]);
   });
 
+  it('answers a 503 of its own, never the Redis client error, when closed while still connecting', async () => {
+    const closed = {
+      statusCode: 503,
+      code: ERROR_CODES.serviceTimeout,
+      message: 'The service client was closed',
+    };
+    // Closed at once, a moment into subscribing to replies, and after: each call fails the same way.
+    for (const delayMs of [0, 1, 3, 10, 30]) {
+      const c = client({ timeoutMs: 5000 });
+      const waiting = Promise.allSettled([work(c, 'nobody', 1), work(c, 'nobody', 2)]);
+      await sleep(delayMs);
+      await c.close();
+      expect(await waiting).toEqual([
+        { status: 'rejected', reason: closed },
+        { status: 'rejected', reason: closed },
+      ]);
+      await expect(work(c, 'nobody', 3)).rejects.toEqual(closed);
+    }
+  });
+
   it('writes every few requests at once, not only when their event-loop turn ends', async () => {
     await startReplica('prompt', 'p');
     const c = client();

@@ -196,6 +196,8 @@ async function startTestStack(options = {}) {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       PLACES_PROVIDER: 'demo',
+      // Tests read password reset links from the development outbox.
+      SERVE_DEV_OUTBOX: 'true',
       // Many stacks run at once: no fixed metrics port (a test that reads metrics picks its own).
       METRICS_PORT: '0',
       // Where the test's browser finds the gateway: state changes must come from this origin.

@@ -24,7 +24,7 @@ const ANSWERS = {
   RoomSnapshot: 'RoomSnapshot',
   GeocodeAnswer: 'GeocodeAnswer',
   PlaceTypesAnswer: 'PlaceTypesAnswer',
-  SystemHealth: 'SystemHealth',
+  PublicHealth: 'PublicHealth',
   RoomEvents: 'RoomEventMap',
 };
 

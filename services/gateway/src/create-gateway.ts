@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import createExpress from 'express';
 import type { Server } from 'node:http';
 import cookieParser from 'cookie-parser';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -9,7 +10,12 @@ import { bodyGuard } from './common/body-guard';
 import { GatewayExpressAdapter } from './common/express-adapter';
 import { jsonBody } from './common/json-body';
 import { requestTracking } from './common/request-tracking';
-import { requestOriginGuard, securityHeaders } from './common/http-security';
+import {
+  apiAnswersNoStore,
+  formBodyOnFormPosts,
+  requestOriginGuard,
+  securityHeaders,
+} from './common/http-security';
 import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 import { buildApiDocument } from './openapi';
@@ -22,11 +28,23 @@ const JSON_BODY_LIMIT = 2 * 1024 * 1024;
 
 /** Builds the gateway app (used by main.ts and by tests): /api/v1, docs at /api/docs, the web app at /. */
 export async function createGateway(config: GatewayConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule, new GatewayExpressAdapter(), {
-    logger: createLogger('gateway', config),
-    // Stripe signs the exact bytes it sends; the webhook needs them, not re-serialised JSON.
-    rawBody: true,
-  });
+  const express = createExpress();
+  // A path the app does not spell exactly is a 404: no guard ever has to think about `/API/` or `/Api/`.
+  // Set before anything touches the app's router, which reads the setting when it is made.
+  express.set('case sensitive routing', true);
+  const app = await NestFactory.create<NestExpressApplication>(
+    GatewayModule,
+    new GatewayExpressAdapter(express, {
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+    }),
+    {
+      logger: createLogger('gateway', config),
+      // The body parsers are ours (below): JSON on every route, keeping the raw bytes Stripe signs, and a form
+      // body only on the local checkout pages. Nest's own would parse forms on every route.
+      bodyParser: false,
+    },
+  );
   startProcessMetrics('gateway');
   const server = app.getHttpServer() as Server;
   // Longer than a proxy keeps an idle connection to us (ingress-nginx: 60 s), so the proxy is the side that
@@ -36,13 +54,13 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   // First, so requests refused by the guards below are logged and counted too.
   app.use(requestTracking(config));
   app.use(securityHeaders(config));
+  app.use(apiAnswersNoStore());
   // Before any body is parsed: a state change from another origin, or not in JSON, goes no further.
   app.use(requestOriginGuard(config));
   // Above the largest valid body, so oversized fields are refused by validation with a message (400).
   app.use(jsonBody({ limit: JSON_BODY_LIMIT }));
   app.use(bodyGuard());
-  // Only the local checkout pages' form posts get this far with a form body (they have no fields).
-  app.useBodyParser('urlencoded', { limit: '1kb', extended: false });
+  app.use(formBodyOnFormPosts());
   app.use(cookieParser());
   app.setGlobalPrefix('api/v1');
   app.set('trust proxy', config.trustProxy);

@@ -35,9 +35,25 @@ export class GatewayConfig extends PlatformConfig {
   @IsString()
   WEB_DIST = resolve(__dirname, '../../../web/dist');
 
+  /**
+   * How long a client may take to send a request's headers, and the whole request with its body. A phone on
+   * a bad network sends a few kilobytes well within these; a client that trickles bytes to hold a socket is
+   * cut off (408) instead of holding it for minutes. Event streams are unaffected: their request is read at
+   * once, and the answer is what stays open.
+   */
+  @IntSetting(1000, 120_000)
+  HEADERS_TIMEOUT_MS = 15_000;
+
+  @IntSetting(1000, 300_000)
+  REQUEST_TIMEOUT_MS = 30_000;
+
   /** How long the health check waits for each service. */
   @IntSetting(50, 30_000)
   HEALTH_TIMEOUT_MS = 1500;
+
+  /** How long the public health answer is reused: many open tabs poll it, each answer asks every service. */
+  @IntSetting(0, 60_000)
+  HEALTH_CACHE_MS = 5000;
 
   /** After SIGTERM, how long readiness reports draining before streams close (Kubernetes: ~5 s). */
   @IntSetting(0, 60_000)
@@ -51,6 +67,13 @@ export class GatewayConfig extends PlatformConfig {
   /** Lets the web app use the development bot check without a site key (on outside production only). */
   @FlagSetting()
   ENABLE_DEV_BOT_CHECK: '' | 'true' | 'false' = '';
+
+  /**
+   * `true` serves the development mail outbox (password reset links) at /api/v1/dev/outbox, to loopback
+   * callers only. Off unless turned on by name (`npm start` and the test stacks do); never in production.
+   */
+  @FlagSetting()
+  SERVE_DEV_OUTBOX: '' | 'true' | 'false' = '';
 
   /** Swagger UI and its JSON at /api/docs: on outside production, in production only when `true`. */
   @FlagSetting()
@@ -68,6 +91,10 @@ export class GatewayConfig extends PlatformConfig {
     },
   })
   TRUST_PROXY = 'loopback';
+
+  get devOutbox(): boolean {
+    return this.NODE_ENV !== 'production' && this.SERVE_DEV_OUTBOX === 'true';
+  }
 
   get apiDocs(): boolean {
     return devFallbackEnabled(this, this.ENABLE_API_DOCS);

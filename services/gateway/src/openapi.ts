@@ -32,8 +32,8 @@ interface Operation {
 
 const OPERATIONS: Record<string, Operation> = {
   'GET /api/v1/health': {
-    description: 'Every service, the database and Redis, each with its status and latency.',
-    answer: 'SystemHealth',
+    description: 'Each part of ForkVote, up or degraded (at most a few seconds old).',
+    answer: 'PublicHealth',
   },
   'GET /api/v1/health/live': { description: 'Liveness: the process answers.', answer: 'Status' },
   'GET /api/v1/health/ready': {

@@ -23,8 +23,9 @@ export function serveWebApp(server: Express, webDist: string): boolean {
   );
   const files = express.static(webDist, { index: false, maxAge: '1h' });
   server.use((req: Request, res: Response, next: NextFunction) => {
-    // API calls skip the file lookups entirely: a stat per request is a real cost under load.
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/api/')) return next();
+    // API calls skip the file lookups entirely: a stat per request is a real cost under load. A path under
+    // /api/ in any other case is no client route either: it goes on to the API's 404.
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || /^\/api\//i.test(req.path)) return next();
     files(req, res, () => {
       res.setHeader('Cache-Control', 'no-cache');
       res.sendFile(index);

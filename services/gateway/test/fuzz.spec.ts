@@ -4,7 +4,9 @@ import fc from 'fast-check';
 /**
  * Generated requests over every /api/v1 route: each starts from a valid request of its route and has
  * fields, params, headers or the whole body replaced by hostile values (NUL and control characters,
- * emoji with variation selectors, huge strings and numbers, null, wrong types, deep nesting). The property:
+ * emoji with variation selectors, huge strings and numbers, null, wrong types, deep nesting), its path spelt
+ * in another case, a foreign Origin on a form body, or bytes past ASCII in every cookie, token and header the
+ * gateway reads. The property:
  * no answer is a 5xx, and no body shows a stack trace or SQL. One run with a fixed seed, one with a random
  * seed (printed, and in the failure message, to replay it).
  */
@@ -226,6 +228,16 @@ describe('fuzzing every route', () => {
     ),
     dropAuth: fc.boolean(),
     garbageAuth: fc.option(fc.string({ maxLength: 40 }), { freq: 5 }),
+    // The path spelt in another case: letters whose bit in this number is set are upper-cased.
+    pathCase: fc.option(fc.integer({ min: 1, max: 2 ** 30 }), { freq: 5 }),
+    // A state change as a cross-site form would send it.
+    foreignOrigin: fc.option(fc.constantFrom('https://evil.example', 'null'), { freq: 5 }),
+    // Bytes past ASCII in the credentials (appended, prepended or in place of the last character) and in
+    // every other header the gateway reads.
+    bentBytes: fc.option(
+      fc.tuple(fc.constantFrom('\u00e9', '\u00ff', '\u0080', '%C3%A9', '%E9', '%FF%FE'), fc.nat(2)),
+      { freq: 3 },
+    ),
   });
 
   type Input = typeof request extends fc.Arbitrary<infer T> ? T : never;
@@ -234,9 +246,13 @@ describe('fuzzing every route', () => {
     const all = routes();
     const route = all[input.route % all.length];
     const param = input.param ?? undefined;
-    const path = route.path
+    let path = route.path
       .replace(':room', encodeURIComponent(param ?? credentials.code))
       .replace(':id', encodeURIComponent(param ?? '00000000-0000-4000-8000-000000000000'));
+    if (input.pathCase !== null) {
+      const bits = input.pathCase;
+      path = [...path].map((c, i) => ((bits >> (i % 30)) & 1 ? c.toUpperCase() : c)).join('');
+    }
     const query = route.query?.() ?? {};
     if (input.queryValue) {
       const keys = Object.keys(query);
@@ -251,6 +267,24 @@ describe('fuzzing every route', () => {
       else headers.Cookie = value;
     }
     if (input.garbageAuth !== null) headers.Authorization = `Bearer ${input.garbageAuth}`;
+    if (input.foreignOrigin !== null) headers.Origin = input.foreignOrigin;
+    if (input.bentBytes !== null) {
+      const [bytes, where] = input.bentBytes;
+      const bend = (value: string) =>
+        where === 0 ? `${value}${bytes}` : where === 1 ? `${bytes}${value}` : `${value.slice(0, -1)}${bytes}`;
+      // Raw bytes only where a header can carry them; a percent-escape is what a cookie would hold.
+      const raw = bytes.startsWith('%') ? '\u00e9' : bytes;
+      if (headers.Cookie) headers.Cookie = bend(headers.Cookie);
+      else headers.Cookie = `fv_room=${bend('abc.def.ghi')}; fv_session=${bend('x.y.z')}`;
+      headers.Authorization = bend(headers.Authorization ?? `Bearer ${credentials.host.slice(7)}`).replace(
+        /%[0-9A-F]{2}/g,
+        raw,
+      );
+      headers['Idempotency-Key'] = bend('00000000-0000-4000-8000-000000000000').replace(/%[0-9A-F]{2}/g, raw);
+      headers['Last-Event-ID'] = bend('1-0').replace(/%[0-9A-F]{2}/g, raw);
+      headers['X-Forwarded-For'] = bend('198.51.100.7').replace(/%[0-9A-F]{2}/g, raw);
+      headers['Accept-Language'] = raw;
+    }
     let body: string | undefined;
     if (route.method !== 'GET') {
       let value: unknown = route.body?.() ?? {};

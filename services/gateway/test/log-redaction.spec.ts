@@ -92,7 +92,7 @@ describe('logs hold no secrets', () => {
     ).toBe(200);
 
     await api().post('/api/v1/auth/reset-password').send({ email }).expect(200);
-    const outbox = await api().get('/api/v1/dev/outbox').expect(200);
+    const outbox = await request(stack.url).get('/api/v1/dev/outbox').expect(200);
     secrets.resetToken = /token=(\S+)/.exec(outbox.body.find((m: { to: string }) => m.to === email).text)![1];
     secrets.newPassword = 'second password of quiet';
     await api()

@@ -1,20 +1,46 @@
-import { startTestStack, TestStack } from '@forkvote/testing';
+import type { SystemHealth } from '@forkvote/contracts';
+import { freePort, startTestStack, TestStack } from '@forkvote/testing';
 import request from 'supertest';
 
 /** Boots all four services and the gateway as real processes against the real PostgreSQL and Redis. */
 describe('system health through the gateway', () => {
   let stack: TestStack;
+  let metricsPort: number;
+  /** The operators' report, on the gateway's metrics listener. */
+  const report = async () => {
+    const res = await fetch(`http://127.0.0.1:${metricsPort}/health`);
+    return { status: res.status, body: (await res.json()) as SystemHealth };
+  };
 
   beforeAll(async () => {
-    stack = await startTestStack({ HEALTH_TIMEOUT_MS: '1000' });
+    metricsPort = await freePort();
+    // Each public answer computed afresh here, so a change shows at once (the cache has its own test).
+    stack = await startTestStack({ HEALTH_TIMEOUT_MS: '1000', HEALTH_CACHE_MS: '0' }, undefined, {
+      gateway: { METRICS_PORT: String(metricsPort) },
+    });
   });
 
   afterAll(async () => {
     await stack?.stop();
   });
 
-  it('reports every service, the database and Redis as up', async () => {
-    const res = await request(stack.url).get('/api/v1/health').expect(200);
+  it('reports every part as up in public, and every service, the database and Redis to operators', async () => {
+    const pub = await request(stack.url).get('/api/v1/health').expect(200);
+    expect(pub.body).toEqual({
+      status: 'ok',
+      message: 'All systems operational',
+      checkedAt: expect.any(String),
+      parts: [
+        { part: 'accounts', label: 'accounts and sign-in', status: 'up' },
+        { part: 'sessions', label: 'sessions and voting', status: 'up' },
+        { part: 'payments', label: 'plans and payments', status: 'up' },
+        { part: 'places', label: 'place search', status: 'up' },
+        { part: 'saving', label: 'saving changes', status: 'up' },
+        { part: 'live', label: 'live updates', status: 'up' },
+      ],
+    });
+    const res = await report();
+    expect(res.status).toBe(200);
     expect(res.body.status).toBe('ok');
     expect(res.body.message).toBe('All systems operational');
     expect(res.body.gateway.database.status).toBe('up');
@@ -46,7 +72,12 @@ describe('system health through the gateway', () => {
 
   it('answers 503 naming the service that is down, and recovers when it is back', async () => {
     await stack.stopOne('billing');
-    const res = await request(stack.url).get('/api/v1/health').expect(503);
+    const pub = await request(stack.url).get('/api/v1/health').expect(503);
+    expect(pub.body.status).toBe('degraded');
+    expect(pub.body.message).toBe('Some of ForkVote is not answering right now: plans and payments.');
+    expect(JSON.stringify(pub.body)).not.toMatch(/billing|1000 ms|instance|latency/);
+    const res = await report();
+    expect(res.status).toBe(503);
     expect(res.body.status).toBe('unavailable');
     expect(res.body.message).toBe('Unavailable: billing service');
     const billing = res.body.services.find((s: { service: string }) => s.service === 'billing');
@@ -74,8 +105,10 @@ describe('system health through the gateway', () => {
       const readyBody = await (await fetch(`${stack.url}/api/v1/health/ready`)).json();
       expect(readyBody).toMatchObject({ status: 'ready', redis: { status: 'up' } });
       expect(readyBody).not.toHaveProperty('database');
-      const report = await request(stack.url).get('/api/v1/health').expect(503);
-      expect(report.body.gateway.database.status).toBe('down');
+      const pub = await request(stack.url).get('/api/v1/health').expect(503);
+      expect(pub.body.parts).toContainEqual({ part: 'saving', label: 'saving changes', status: 'degraded' });
+      const detail = await report();
+      expect(detail.body.gateway.database.status).toBe('down');
     } finally {
       await stack.stopOne('gateway');
       stack.startOne('gateway');

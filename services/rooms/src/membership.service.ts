@@ -28,7 +28,7 @@ import { Room } from './entities/room.entity';
 import { ballotsOf } from './ballots';
 import { MemberRow, refuse, RoomRefusal, RoomStore, toWaitingRoom } from './room.store';
 import { Batcher } from './batcher';
-import { CommandLog, guestIdFor } from './outbox/command-log';
+import { CommandLog, guestIdFor, KEY_REUSED, splitKey } from './outbox/command-log';
 import { RoomEvent, RoomEventsOutbox } from './outbox/room-events.outbox';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -121,11 +121,11 @@ export class MembershipService {
       }
       await this.outbox.write(manager, events);
       await this.commands.record(manager, answers);
-      return inputs.map((input) =>
-        recorded.has(input.key)
-          ? { replayed: recorded.get(input.key) as JoinRoomAnswer }
-          : joined.get(input)!,
-      );
+      return inputs.map((input): JoinOutput => {
+        const answer = recorded.get(input.key);
+        if (answer === KEY_REUSED) return { error: 'idempotencyKeyReused' };
+        return answer ? { replayed: answer as JoinRoomAnswer } : joined.get(input)!;
+      });
     });
     this.outbox.wake();
     return outputs;
@@ -151,7 +151,11 @@ export class MembershipService {
     });
     if (!entitlement.canCreateRooms) fail(403, ROOM_MESSAGES.mustSubscribe);
 
-    const createRequestId = createHash('sha256').update(key).digest('hex');
+    // The same key with another name: refused, never the room made for the first.
+    if ((await this.commands.find([key])).get(key) === KEY_REUSED) {
+      fail(422, ROOM_MESSAGES.idempotencyKeyReused);
+    }
+    const createRequestId = createHash('sha256').update(splitKey(key).key).digest('hex');
     const rooms = this.store.manager.getRepository(Room);
     let room = await rooms.findOneBy({ createRequestId });
     // Read in the creating transaction (for its USER_JOINED) and reused; a retry that finds its room reads it.
@@ -174,6 +178,7 @@ export class MembershipService {
               data: { users: waitingRoom.users, userId: host.userId, userName },
             },
           ]);
+          await this.commands.record(manager, [{ key, answer: { roomId: created.id } }]);
           return created;
         });
         this.outbox.wake();

@@ -11,7 +11,14 @@ export type MemberRow = [userId: string, userName: string, present: boolean];
 
 /** What the hot-path functions answer when they refuse: the key of the SPEC's message. */
 export interface RoomRefusal {
-  error: 'roomNotFound' | 'roomClosed' | 'notMember' | 'notVoting' | 'voteAllPlaces' | 'alreadyVoted';
+  error:
+    | 'roomNotFound'
+    | 'roomClosed'
+    | 'notMember'
+    | 'notVoting'
+    | 'voteAllPlaces'
+    | 'alreadyVoted'
+    | 'idempotencyKeyReused';
 }
 
 const REFUSAL_STATUS: Record<RoomRefusal['error'], number> = {
@@ -21,6 +28,7 @@ const REFUSAL_STATUS: Record<RoomRefusal['error'], number> = {
   notVoting: 409,
   voteAllPlaces: 400,
   alreadyVoted: 409,
+  idempotencyKeyReused: 422,
 };
 
 /** Answers a refusal of a hot-path function with its status and the SPEC's message. */

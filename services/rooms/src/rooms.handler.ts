@@ -11,17 +11,26 @@ import {
 } from '@forkvote/contracts';
 import { StreamsContext } from '@forkvote/platform';
 import { MembershipService } from './membership.service';
+import { withRequest } from './outbox/command-log';
 import { VotingService } from './voting.service';
 
 /**
  * The key a command's answer is recorded under: the client's idempotency key, scoped to the command and
- * the caller (so nobody replays another's answer), or else the transport's request id, which a request
- * redelivered after a crash keeps.
+ * the caller (so nobody replays another's answer) and bound to what was asked (`request`: the same key
+ * with another request is refused with 422, see CommandLog), or else the transport's request id, which a
+ * request redelivered after a crash keeps.
  */
-function commandKey(context: StreamsContext, caller: string, command: { idempotencyKey?: string }): string {
+function commandKey(
+  context: StreamsContext,
+  caller: string,
+  command: { idempotencyKey?: string },
+  request: unknown,
+): string {
   // The RPC pipe has checked that a given key is a UUID.
   const key = command.idempotencyKey?.toLowerCase();
-  return key ? `${context.getPattern()}:${caller}:${key}` : `rpc:${context.getRequestId()}`;
+  return key
+    ? withRequest(`${context.getPattern()}:${caller}:${key}`, request)
+    : `rpc:${context.getRequestId()}`;
 }
 
 @Controller()
@@ -33,37 +42,48 @@ export class RoomsHandler {
 
   @MessagePattern(ROOMS.create)
   create(@Payload() command: CreateRoomCommand, @Ctx() context: StreamsContext) {
-    const key = commandKey(context, command.accountId, command);
+    const key = commandKey(context, command.accountId, command, command.body);
     return this.rooms.create({ userId: command.accountId }, command.body.userName, key);
   }
 
   @MessagePattern(ROOMS.join)
   join(@Payload() command: JoinRoomCommand, @Ctx() context: StreamsContext) {
     const { accountId, cookieUserId, body } = command;
-    const key = commandKey(context, accountId ?? cookieUserId ?? 'guest', command);
+    // A guest with no cookie is nobody yet: the key is bound to the room and the name they asked for.
+    const key = commandKey(context, accountId ?? cookieUserId ?? 'guest', command, {
+      code: body.waitingRoomId.trim().toUpperCase(),
+      userName: body.userName,
+    });
     return this.rooms.join(body.waitingRoomId, body.userName, { accountId, cookieUserId }, key);
   }
 
   @MessagePattern(ROOMS.leave)
   leave(@Payload() command: RoomCaller, @Ctx() context: StreamsContext) {
-    return this.rooms.leave(command.roomId, command.userId, commandKey(context, command.userId, command));
+    const key = commandKey(context, command.userId, command, { roomId: command.roomId });
+    return this.rooms.leave(command.roomId, command.userId, key);
   }
 
   @MessagePattern(ROOMS.start)
   start(@Payload() command: StartRoomCommand, @Ctx() context: StreamsContext) {
-    const key = commandKey(context, command.userId, command);
+    const key = commandKey(context, command.userId, command, { roomId: command.roomId, ...command.body });
     return this.voting.start(command.roomId, command.userId, command.body, key);
   }
 
   @MessagePattern(ROOMS.vote)
   vote(@Payload() command: VoteCommand, @Ctx() context: StreamsContext) {
-    const key = commandKey(context, command.userId, command);
+    const key = commandKey(context, command.userId, command, {
+      roomId: command.roomId,
+      votes: command.body.votes,
+    });
     return this.voting.vote(command.roomId, command.userId, command.body.votes, key);
   }
 
   @MessagePattern(ROOMS.nextBatch)
   nextBatch(@Payload() command: NextBatchCommand, @Ctx() context: StreamsContext) {
-    const key = commandKey(context, command.userId, command);
+    const key = commandKey(context, command.userId, command, {
+      roomId: command.roomId,
+      nextBatchIndex: command.body.nextBatchIndex,
+    });
     return this.voting.nextBatch(command.roomId, command.userId, command.body.nextBatchIndex, key);
   }
 

@@ -20,7 +20,7 @@ import { EntityManager } from 'typeorm';
 import { RoomPlace } from './entities/room-place.entity';
 import { Room } from './entities/room.entity';
 import { Batcher } from './batcher';
-import { CommandLog } from './outbox/command-log';
+import { CommandLog, splitKey } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { refuse, RoomRefusal, RoomStore } from './room.store';
 
@@ -52,11 +52,11 @@ export class VotingService {
     const rows = await this.store.statement<{ cast: CastBallot | RoomRefusal }>(
       'rooms.vote-batch',
       `WITH cast_ballots AS MATERIALIZED (
-         SELECT a.n, a.room_id, a.user_id, a.key,
+         SELECT a.n, a.room_id, a.user_id, a.key, a.request,
                 "rooms"."cast_ballot"(a.room_id, a.user_id,
                     ARRAY(SELECT jsonb_array_elements_text(a.votes->0)), ARRAY(SELECT jsonb_array_elements_text(a.votes->1)),
                     $5) AS result
-           FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[], $4::varchar[]) WITH ORDINALITY AS a(room_id, user_id, votes, key, n)
+           FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[], $4::varchar[], $8::varchar[]) WITH ORDINALITY AS a(room_id, user_id, votes, key, request, n)
           ORDER BY a.n
        ), accepted AS (
          SELECT * FROM cast_ballots WHERE NOT result ? 'error'
@@ -71,7 +71,8 @@ export class VotingService {
           ORDER BY c.n, e.k
        ), answers AS (
          INSERT INTO "rooms"."command_log" (key, answer)
-         SELECT c.key, jsonb_build_object('voted', true, 'usersVoted', c.result->'usersVoted') FROM accepted c
+         SELECT c.key, jsonb_strip_nulls(jsonb_build_object('voted', true, 'usersVoted', c.result->'usersVoted', '#request', c.request))
+           FROM accepted c
          ON CONFLICT (key) DO NOTHING
        )
        SELECT b.result AS cast FROM cast_ballots b ORDER BY b.n`,
@@ -79,10 +80,12 @@ export class VotingService {
         sorted.map((i) => i.roomId),
         sorted.map((i) => i.userId),
         sorted.map((i) => JSON.stringify([i.votes.map((v) => v.placeId), i.votes.map((v) => v.voteType)])),
-        sorted.map((i) => i.key),
+        sorted.map((i) => splitKey(i.key).key),
         PLACES_PER_BATCH,
         ROOM_EVENTS.userVoted,
         ROOM_EVENTS.ballotsSubmitted,
+        // As CommandLog.record keeps it: the fingerprint of the request the key was given for.
+        sorted.map((i) => splitKey(i.key).request),
       ],
     );
     this.outbox.wake();

@@ -22,6 +22,8 @@ interface PendingCall {
   service: string;
 }
 
+const closedError = () => rpcError(503, 'The service client was closed', ERROR_CODES.serviceTimeout);
+
 /** A request waiting in the outbox. */
 interface OutgoingRequest {
   id: string;
@@ -48,6 +50,8 @@ export class StreamsClient extends ClientProxy {
   private writer?: Redis;
   private subscriber?: Redis;
   private connecting?: Promise<void>;
+  /** Set by `close`: a call made or still connecting afterwards fails with the closed client's 503. */
+  private closed = false;
   /** Requests made but not yet written (at most REQUESTS_PER_WRITE - 1 between writes). */
   private outbox: OutgoingRequest[] = [];
   /** One timer for every pending call's deadline, instead of one timer per call. */
@@ -58,10 +62,18 @@ export class StreamsClient extends ClientProxy {
     this.replyChannel = streamKeys.replies(options.prefix, this.clientId);
   }
 
+  /**
+   * Opens the writer and the reply subscription once. Whatever stops that (Redis down, a cluster with no
+   * subscriber for the reply channel's slot, `close` while it subscribes) rejects with the transport's own
+   * 503 body, never the Redis client's error: a caller's filter answers that as the service being away.
+   */
   connect(): Promise<void> {
+    if (this.closed) return Promise.reject(closedError());
     this.connecting ??= this.openConnections().catch((err: unknown) => {
       this.connecting = undefined;
-      throw err;
+      if (this.closed) throw closedError();
+      this.logger.warn(`Redis (client) could not subscribe to replies: ${(err as Error).message}`);
+      throw rpcError(503, 'The services cannot be reached. Please try again.', ERROR_CODES.serviceTimeout);
     });
     return this.connecting;
   }
@@ -83,13 +95,10 @@ export class StreamsClient extends ClientProxy {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweeper);
-    for (const id of [...this.pending.keys()]) {
-      this.settle(id, {
-        err: rpcError(503, 'The service client was closed', ERROR_CODES.serviceTimeout),
-        isDisposed: true,
-      });
-    }
+    for (const id of [...this.pending.keys()]) this.settle(id, { err: closedError(), isDisposed: true });
+    this.outbox = [];
     this.connecting = undefined;
     await Promise.allSettled([this.writer?.quit(), this.subscriber?.quit()]);
   }
@@ -112,6 +121,10 @@ export class StreamsClient extends ClientProxy {
   }
 
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
+    if (this.closed) {
+      callback({ err: closedError(), isDisposed: true });
+      return () => undefined;
+    }
     const id = randomUUID();
     const pattern = this.normalizePattern(packet.pattern);
     const service = serviceOfPattern(pattern);

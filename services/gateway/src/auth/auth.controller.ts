@@ -54,7 +54,8 @@ export class AuthController {
     try {
       answer = await callService(this.services, AUTH.login, { body });
     } catch (err) {
-      if (isRpcErrorBody(err) && err.statusCode === 401) await this.throttle.failed(body.email, req);
+      // A wrong password keeps its count; anything else (a service away) gives the attempt back.
+      if (!isRpcErrorBody(err) || err.statusCode !== 401) await this.throttle.notCounted(body.email, req);
       throw err;
     }
     await this.throttle.succeeded(body.email, req, res);

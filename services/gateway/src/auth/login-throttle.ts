@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { GatewayConfig } from '../gateway.config';
 
 /**
- * Failed logins, counted so that guessing is slow and strangers cannot lock the owner out:
+ * Login attempts, counted so that guessing is slow and strangers cannot lock the owner out:
  * - per address: FAILURES_PER_ADDRESS in the window, then 429 for that address only;
  * - per (account, address): FAILURES_PER_ACCOUNT_AND_ADDRESS, then 429 for that pair only, so an attacker
  *   elsewhere never blocks the owner's own address;
@@ -15,7 +15,8 @@ import { GatewayConfig } from '../gateway.config';
  *   waits 2^(n − threshold) s after the last failure, at most ACCOUNT_BACKOFF_MAX_SECONDS. A browser that
  *   logged in to the account before (it holds a signed device cookie) skips this wait: the owner is never
  *   locked out by someone else's guessing, and is slowed at worst by the capped wait on a new device.
- * Only failures count, and a success clears its pair and the account's count. Numbers scale with
+ * Every attempt counts as it arrives; a success (or an answer that is no wrong password) gives it back and
+ * clears its pair and the account's count. Numbers scale with
  * RATE_LIMIT_SCALE (0 turns throttling off); docs/decisions.md records them.
  */
 export const LOGIN_LIMITS = {
@@ -28,6 +29,15 @@ export const LOGIN_LIMITS = {
 
 export const DEVICE_COOKIE = 'fv_device';
 const DEVICE_LIFETIME_SECONDS = 365 * 86_400;
+
+/** The values of a transaction's replies; an error in any of them fails the whole read. */
+function valuesOf(replies: [Error | null, unknown][] | null): unknown[] {
+  if (!replies) throw new Error('The transaction was aborted');
+  return replies.map(([err, value]) => {
+    if (err) throw err;
+    return value;
+  });
+}
 
 /** Hashed, so a key never names an email address in Redis. */
 const accountId = (email: string) => createHash('sha256').update(email).digest('base64url').slice(0, 22);
@@ -53,60 +63,64 @@ export class LoginThrottle {
     };
   }
 
-  /** Throws 429 (with Retry-After) when this attempt must wait; 503 when the counters cannot be read. */
+  /**
+   * Counts this attempt, then throws 429 (with Retry-After) when it is one too many; 503 when the counters
+   * cannot be reached. Counted before the password is checked, each counter by one atomic increment, so
+   * attempts sent at once are each given their own number: of a hundred sent together, no more than the
+   * limit ever reach the password check. A success or an answer that is no wrong password gives the
+   * attempt back (`succeeded`, `notCounted`).
+   */
   async admit(email: string, req: Request, res: Response): Promise<void> {
     if (this.scale === 0) return;
-    const ip = req.ip ?? 'unknown';
-    const keys = this.keys(email, ip);
-    // Three keys in three slots on Redis Cluster, so no transaction: each read is one command, and all of
-    // them leave in one write (auto-pipelining).
-    const [address, addressTtl, pair, pairTtl, account] = await this.guard(() =>
+    const keys = this.keys(email, req.ip ?? 'unknown');
+    const window = LOGIN_LIMITS.windowSeconds;
+    // Three keys in three slots on Redis Cluster: one transaction per key, all sent at once.
+    const [address, pair, account] = await this.guard(() =>
       Promise.all([
-        this.redis.get(keys.address),
-        this.redis.pttl(keys.address),
-        this.redis.get(keys.pair),
-        this.redis.pttl(keys.pair),
-        this.redis.hmget(keys.account, 'count', 'last'),
-      ]),
+        this.redis.multi().incr(keys.address).expire(keys.address, window, 'NX').pttl(keys.address).exec(),
+        this.redis.multi().incr(keys.pair).expire(keys.pair, window, 'NX').pttl(keys.pair).exec(),
+        this.redis
+          .multi()
+          .hincrby(keys.account, 'count', 1)
+          .hget(keys.account, 'last')
+          // The account's count lives while attempts keep coming, then lapses a window after the last.
+          .expire(keys.account, window)
+          .exec(),
+      ]).then((replies) => replies.map(valuesOf)),
     );
 
     const limit = (n: number) => Math.ceil(n * this.scale);
     const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-    if (Number(address ?? 0) >= limit(LOGIN_LIMITS.failuresPerAddress))
-      this.tooMany(res, seconds(addressTtl));
-    if (Number(pair ?? 0) >= limit(LOGIN_LIMITS.failuresPerAccountAndAddress))
-      this.tooMany(res, seconds(pairTtl));
+    // A fixed window: attempts refused here count too, but never make the window longer.
+    if (Number(address[0]) > limit(LOGIN_LIMITS.failuresPerAddress))
+      await this.refused(keys.account, res, seconds(Number(address[2])));
+    if (Number(pair[0]) > limit(LOGIN_LIMITS.failuresPerAccountAndAddress))
+      await this.refused(keys.account, res, seconds(Number(pair[2])));
 
-    const [count, last] = (account ?? []).map(Number);
-    const over = (count || 0) - limit(LOGIN_LIMITS.accountBackoffAfter);
+    // The attempts before this one.
+    const count = Number(account[0]) - 1;
+    const last = Number(account[1] ?? 0);
+    const over = count - limit(LOGIN_LIMITS.accountBackoffAfter);
     if (over >= 0 && !this.knownDevice(req, email)) {
       const waitMs = Math.min(2 ** over, LOGIN_LIMITS.accountBackoffMaxSeconds) * 1000;
-      const remaining = (last || 0) + waitMs - Date.now();
-      if (remaining > 0) this.tooMany(res, seconds(remaining));
+      const remaining = last + waitMs - Date.now();
+      if (remaining > 0) await this.refused(keys.account, res, seconds(remaining));
     }
+    await this.guard(() => this.redis.hset(keys.account, 'last', Date.now()));
   }
 
-  async failed(email: string, req: Request): Promise<void> {
+  /** Gives back an attempt that was answered with something other than a wrong password (a 503, say). */
+  async notCounted(email: string, req: Request): Promise<void> {
     if (this.scale === 0) return;
     const keys = this.keys(email, req.ip ?? 'unknown');
-    const window = LOGIN_LIMITS.windowSeconds;
-    // One transaction per key: on Redis Cluster a transaction's keys must share a slot.
-    await this.guard(() =>
-      Promise.all([
-        this.redis.multi().incr(keys.address).expire(keys.address, window, 'NX').exec(),
-        this.redis.multi().incr(keys.pair).expire(keys.pair, window, 'NX').exec(),
-        this.redis
-          .multi()
-          .hincrby(keys.account, 'count', 1)
-          .hset(keys.account, 'last', Date.now())
-          // The account's count lives while failures keep coming, then lapses a window after the last.
-          .expire(keys.account, window)
-          .exec(),
-      ]),
-    );
+    await Promise.allSettled([
+      this.redis.decr(keys.address),
+      this.redis.decr(keys.pair),
+      this.redis.hincrby(keys.account, 'count', -1),
+    ]);
   }
 
-  /** Clears the pair and the account's count, and remembers this browser as one the owner uses. */
+  /** Gives the attempt back, clears the pair and the account's count, and remembers this browser. */
   async succeeded(email: string, req: Request, res: Response): Promise<void> {
     res.cookie(
       DEVICE_COOKIE,
@@ -118,7 +132,15 @@ export class LoginThrottle {
     );
     if (this.scale === 0) return;
     const keys = this.keys(email, req.ip ?? 'unknown');
-    await this.guard(() => Promise.all([this.redis.del(keys.pair), this.redis.del(keys.account)]));
+    await this.guard(() =>
+      Promise.all([this.redis.decr(keys.address), this.redis.del(keys.pair), this.redis.del(keys.account)]),
+    );
+  }
+
+  /** An attempt refused by the account's back-off is not one the account counts; then 429. */
+  private async refused(accountKey: string, res: Response, retryAfterSeconds: number): Promise<never> {
+    await this.redis.hincrby(accountKey, 'count', -1).catch(() => undefined);
+    this.tooMany(res, retryAfterSeconds);
   }
 
   private knownDevice(req: Request, email: string): boolean {

@@ -13,6 +13,14 @@ import { Socket } from 'node:net';
  * and every request shares the same hidden classes.
  */
 export class GatewayExpressAdapter extends ExpressAdapter {
+  /** The server's timeouts for reading a request (GatewayConfig's HEADERS_ and REQUEST_TIMEOUT_MS). */
+  constructor(
+    instance?: Express,
+    private readonly timeouts: { headersTimeout?: number; requestTimeout?: number } = {},
+  ) {
+    super(instance);
+  }
+
   override initHttpServer(options: NestApplicationOptions): void {
     // TLS ends before the gateway (at the ingress); the plain server is the one this is for.
     if (options.httpsOptions || options.forceCloseConnections) return super.initHttpServer(options);
@@ -21,7 +29,18 @@ export class GatewayExpressAdapter extends ExpressAdapter {
     const Response = classWithPrototypeOf(ServerResponse, app.response);
     app.request = Request.prototype as Express['request'];
     app.response = Response.prototype as Express['response'];
-    this.setHttpServer(createServer({ IncomingMessage: Request, ServerResponse: Response }, app));
+    this.setHttpServer(
+      createServer(
+        {
+          IncomingMessage: Request,
+          ServerResponse: Response,
+          ...this.timeouts,
+          // Node checks the timeouts above this often (30 s by default, which would double a short one).
+          connectionsCheckingInterval: 1000,
+        },
+        app,
+      ),
+    );
   }
 
   /**

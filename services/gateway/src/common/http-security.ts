@@ -1,5 +1,6 @@
 import { MESSAGES } from '@forkvote/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { urlencoded } from 'express';
 import helmet, { strictTransportSecurity, xContentTypeOptions } from 'helmet';
 import { GatewayConfig } from '../gateway.config';
 
@@ -24,6 +25,17 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
   return (req, res, next) => {
     const headers = req.method === 'GET' && EVENT_STREAM.test(req.path) ? streamHeaders : documentHeaders;
     for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
+/**
+ * An API answer may depend on the caller's cookie or bearer token: no cache, the browser's or a proxy's,
+ * keeps one. A route whose answer is the same for everyone (a place's photo) says so itself.
+ */
+export function apiAnswersNoStore(): RequestHandler {
+  return (req, res, next) => {
+    if (req.path.startsWith('/api/')) res.setHeader('Cache-Control', 'no-store');
     next();
   };
 }
@@ -93,7 +105,10 @@ function headersSetBy(middleware: RequestHandler): ReadonlyArray<readonly [strin
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** The local test-mode checkout and portal pages post plain HTML forms, as Stripe's own pages would. */
+/**
+ * The local test-mode checkout and portal pages post plain HTML forms, as Stripe's own pages would: the only
+ * routes that take a form body (routing is case-sensitive, so these spellings are the only ones that match).
+ */
 const FORM_POSTS = [
   /^\/api\/v1\/billing\/checkout\/[^/]+\/(complete|cancel)$/,
   /^\/api\/v1\/billing\/portal\/cancel$/,
@@ -101,21 +116,29 @@ const FORM_POSTS = [
 /** Server to server (Stripe), authenticated by its signature; no browser sends it. */
 const SIGNED_WEBHOOK = '/api/v1/billing/webhook';
 
+const isFormPost = (req: Request) => req.method === 'POST' && FORM_POSTS.some((path) => path.test(req.path));
+
+/** Parses a form body on the form-post routes only; every other route reads JSON alone. */
+export function formBodyOnFormPosts(): RequestHandler {
+  const parse = urlencoded({ limit: '1kb', extended: false });
+  return (req, res, next) => (isFormPost(req) ? parse(req, res, next) : next());
+}
+
 /**
- * CSRF defence for every state-changing API call, before any body is parsed:
+ * CSRF defence for every state-changing request, whatever its path or its spelling, before any body is
+ * parsed (the threat model in docs/architecture.md says what it assumes):
  * - the request must come from the product's own origin (PUBLIC_URL): a browser's Origin header, or for
  *   a browser that sends none, a Sec-Fetch-Site that is not cross-site. Clients that send neither (curl,
  *   k6, service tests) are no browser and carry no ambient cookie to abuse;
- * - a body must be JSON, which no cross-site form can send without a CORS preflight we never allow.
+ * - a body must be JSON, which no cross-site form can send without a CORS preflight we never allow; the
+ *   local checkout pages' form posts are the one exception.
  * Outside production the gateway's own address counts as its origin too, so a test stack on a random
  * port or 127.0.0.1 in place of localhost works as it is.
  */
 export function requestOriginGuard(config: GatewayConfig): RequestHandler {
   const production = config.NODE_ENV === 'production';
   return (req: Request, res: Response, next: NextFunction) => {
-    if (SAFE_METHODS.has(req.method) || !req.path.startsWith('/api/') || req.path === SIGNED_WEBHOOK) {
-      return next();
-    }
+    if (SAFE_METHODS.has(req.method) || req.path === SIGNED_WEBHOOK) return next();
     const origin = req.headers.origin;
     const fetchSite = req.headers['sec-fetch-site'];
     const sameOrigin =
@@ -124,9 +147,7 @@ export function requestOriginGuard(config: GatewayConfig): RequestHandler {
         : origin === config.publicOrigin ||
           (!production && origin === `${req.protocol}://${req.get('host')}`);
     if (!sameOrigin) return refuse(res, 403, MESSAGES.crossOrigin);
-
-    const isForm = FORM_POSTS.some((path) => path.test(req.path));
-    if (!isForm && carriesBody(req) && !req.is('application/json'))
+    if (!isFormPost(req) && carriesBody(req) && !req.is('application/json'))
       return refuse(res, 415, MESSAGES.jsonOnly);
     next();
   };

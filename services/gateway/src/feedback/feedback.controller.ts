@@ -1,8 +1,9 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
 import { AUTH, FeedbackDto } from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
+import { RateLimit, RateLimitGuard } from '../common/rate-limit';
 
 @ApiTags('feedback')
 @Controller('feedback')
@@ -11,6 +12,8 @@ export class FeedbackController {
 
   @Post()
   @HttpCode(200)
+  @RateLimit('feedback')
+  @UseGuards(RateLimitGuard)
   send(@Body() body: FeedbackDto): Promise<{ message: string }> {
     return callService(this.services, AUTH.feedback, { body });
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { SystemHealth } from '@forkvote/contracts';
+import { PublicHealth } from '@forkvote/contracts';
 import type { Response } from 'express';
 import { checkDependency, REDIS } from '@forkvote/platform';
 import Redis from 'ioredis';
@@ -39,11 +39,12 @@ export class HealthController {
     return { status: ready ? 'ready' : 'not ready', draining: this.shutdown.draining, redis };
   }
 
+  /** Public: up or degraded per part of the product; the operators' detail is on the metrics listener. */
   @Get()
-  @ApiOkResponse({ description: 'Every service, the database and Redis answer.' })
-  @ApiServiceUnavailableResponse({ description: 'Something is down; `message` names it.' })
-  async check(@Res({ passthrough: true }) res: Response): Promise<SystemHealth> {
-    const report = await this.health.check();
+  @ApiOkResponse({ description: 'Every part of ForkVote answers.' })
+  @ApiServiceUnavailableResponse({ description: 'A part is degraded; `message` names it.' })
+  async check(@Res({ passthrough: true }) res: Response): Promise<PublicHealth> {
+    const report = await this.health.publicCheck();
     res.status(report.status === 'ok' ? 200 : 503).setHeader('Cache-Control', 'no-store');
     return report;
   }

@@ -3,6 +3,9 @@ import { ClientProxy } from '@nestjs/microservices';
 import {
   HEALTH_PATTERNS,
   isRpcErrorBody,
+  PUBLIC_HEALTH_PARTS,
+  PublicHealth,
+  PublicHealthPart,
   SERVICE_NAMES,
   ServiceHealth,
   ServiceHealthReport,
@@ -15,8 +18,44 @@ import { timeout } from 'rxjs';
 import { firstValueFrom } from 'rxjs';
 import { GatewayConfig } from '../gateway.config';
 
+/** Which part of the product a process or store carries, as the public answer names it. */
+const PART_OF: Record<string, PublicHealthPart> = {
+  auth: 'accounts',
+  rooms: 'sessions',
+  billing: 'payments',
+  places: 'places',
+  database: 'saving',
+  redis: 'live',
+};
+
+/** The public answer made from the operators' report: up or degraded per part, in the product's words. */
+export function publicHealth(report: SystemHealth): PublicHealth {
+  const down = new Set<PublicHealthPart>();
+  for (const service of report.services) if (service.status !== 'up') down.add(PART_OF[service.service]);
+  if (report.gateway.database.status !== 'up') down.add('saving');
+  if (report.gateway.redis.status !== 'up') down.add('live');
+  const parts = (Object.keys(PUBLIC_HEALTH_PARTS) as PublicHealthPart[]).map((part) => ({
+    part,
+    label: PUBLIC_HEALTH_PARTS[part],
+    status: down.has(part) ? ('degraded' as const) : ('up' as const),
+  }));
+  const degraded = parts.filter((p) => p.status === 'degraded').map((p) => p.label);
+  return {
+    status: degraded.length === 0 ? 'ok' : 'degraded',
+    message:
+      degraded.length === 0
+        ? 'All systems operational'
+        : `Some of ForkVote is not answering right now: ${degraded.join(', ')}.`,
+    checkedAt: report.checkedAt,
+    parts,
+  };
+}
+
 @Injectable()
 export class HealthService implements OnApplicationShutdown {
+  /** The last public answer and when it was asked for; shared by every caller within HEALTH_CACHE_MS. */
+  private cached?: { at: number; answer: Promise<PublicHealth> };
+
   /** The gateway owns no schema; a one-connection pool is enough to tell whether PostgreSQL answers. */
   private readonly pool: Pool;
 
@@ -33,6 +72,19 @@ export class HealthService implements OnApplicationShutdown {
     return checkDependency(() => this.pool.query('SELECT 1'), this.config.HEALTH_TIMEOUT_MS);
   }
 
+  /**
+   * The public answer, computed at most once per HEALTH_CACHE_MS by this gateway however many tabs poll it:
+   * a full report asks every service, the database and Redis.
+   */
+  publicCheck(): Promise<PublicHealth> {
+    const now = Date.now();
+    if (!this.cached || now - this.cached.at >= this.config.HEALTH_CACHE_MS) {
+      this.cached = { at: now, answer: this.check().then(publicHealth) };
+    }
+    return this.cached.answer;
+  }
+
+  /** The operators' report: every service with its instance, latency, mode and error. */
   async check(): Promise<SystemHealth> {
     const [database, redis, ...services] = await Promise.all([
       checkDependency(() => this.pool.query('SELECT 1'), this.config.HEALTH_TIMEOUT_MS),

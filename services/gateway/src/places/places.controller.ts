@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, Get, Inject, Query, Res } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Inject, Query, Res, UseGuards } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
 import {
@@ -14,6 +14,7 @@ import {
 } from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
 import type { Response } from 'express';
+import { RateLimit, RateLimitGuard } from '../common/rate-limit';
 
 /** Photos change rarely and their reference names them: browsers keep them for a day. */
 const PHOTO_MAX_AGE_SECONDS = 86_400;
@@ -40,6 +41,8 @@ export class PlacesController {
    * address or key). Served with a CSP that forbids scripts, since the demo's are SVG.
    */
   @Get('photo')
+  @RateLimit('placesPhoto')
+  @UseGuards(RateLimitGuard)
   async photo(@Query() query: PhotoQueryDto, @Res() res: Response): Promise<void> {
     const photo = await callService(this.services, PLACES.photo, query);
     res
@@ -54,6 +57,8 @@ export class PlacesController {
 
   /** Place discovery: nearby places sorted by popularity or distance, filtered by type, open now and price. */
   @Get('nearby')
+  @RateLimit('placesSearch')
+  @UseGuards(RateLimitGuard)
   nearby(@Query() query: NearbyQueryDto): Promise<PlacesAnswer> {
     const { radius, unit, ...search } = query;
     if (radius > RADIUS_LIMITS[unit].max || radius < RADIUS_LIMITS[unit].min)

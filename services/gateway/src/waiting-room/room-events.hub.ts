@@ -1,12 +1,14 @@
 import {
   BeforeApplicationShutdown,
+  HttpException,
+  HttpStatus,
   Inject,
   Injectable,
   Logger,
   OnApplicationShutdown,
   OnModuleInit,
 } from '@nestjs/common';
-import { ROOM_EVENTS, RoomEventMap } from '@forkvote/contracts';
+import { ROOM_EVENTS, ROOM_MESSAGES, RoomEventMap } from '@forkvote/contracts';
 import { createRedis, REDIS, redisTargetOf } from '@forkvote/platform';
 import {
   sseConnections,
@@ -33,6 +35,11 @@ import { ShutdownState } from '../health/shutdown-state';
 
 export const HEARTBEAT_MS = 15_000;
 /**
+ * Streams one member may hold open on one gateway: a few tabs and devices; more are refused (429), so one
+ * cookie cannot hold a gateway's sockets and memory.
+ */
+export const MAX_STREAMS_PER_MEMBER = 5;
+/**
  * Each room beats in one of this many slices of the interval, so a gateway writes its heartbeats a thirtieth
  * at a time, every half second. All at once, 10,000 quiet streams held every request and event that arrived
  * meanwhile for 150–190 ms, every 15 s.
@@ -46,7 +53,7 @@ const RETRY = 'retry: 1000\n\n';
  */
 const STREAM_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
-  'Cache-Control': 'no-cache, no-transform',
+  'Cache-Control': 'no-store, no-transform',
   Connection: 'keep-alive',
   'X-Accel-Buffering': 'no',
 };
@@ -86,6 +93,7 @@ interface RoomClients {
 interface SseClient {
   res: Response;
   roomId: string;
+  userId: string;
   /** Live events that arrive while the client's missed events are being replayed. */
   buffered: PublishedRoomEvent[] | null;
   lastId: string | null;
@@ -133,6 +141,8 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
   private nextBeatSlice = 0;
   private roomsMade = 0;
   private clientCount = 0;
+  /** Open streams per `roomId:userId`. */
+  private readonly streamsOfMember = new Map<string, number>();
 
   constructor(
     private readonly config: GatewayConfig,
@@ -172,7 +182,16 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     lastEventId: string | undefined,
     askRooms: () => Promise<boolean>,
   ): Promise<boolean> {
-    const client: SseClient = { res, roomId: member.roomId, buffered: [], lastId: null };
+    if ((this.streamsOfMember.get(`${member.roomId}:${member.userId}`) ?? 0) >= MAX_STREAMS_PER_MEMBER) {
+      throw new HttpException(ROOM_MESSAGES.tooManyStreams, HttpStatus.TOO_MANY_REQUESTS);
+    }
+    const client: SseClient = {
+      res,
+      roomId: member.roomId,
+      userId: member.userId,
+      buffered: [],
+      lastId: null,
+    };
     const room = this.join(member.roomId, client);
     // Holds the client only (not the member's claims) for as long as the stream is open.
     res.on('close', () => this.detach(client));
@@ -302,6 +321,8 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       this.subscribe(roomId, room);
     }
     room.clients.add(client);
+    const memberKey = `${roomId}:${client.userId}`;
+    this.streamsOfMember.set(memberKey, (this.streamsOfMember.get(memberKey) ?? 0) + 1);
     this.clientCount += 1;
     sseConnections.inc();
     return room;
@@ -329,7 +350,11 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     sseRoomEventsReceived.inc();
     const room = this.rooms.get(event.roomId);
     if (!room) return;
-    if (room.members || room.pending) this.noteMembership(room, event);
+    const change = this.membershipChangeOf(event);
+    if (change && (room.members || room.pending)) {
+      if (room.members) applyMembershipChange(room.members, change);
+      else room.pending?.push(change);
+    }
     const text = frame(event);
     for (const client of room.clients) {
       if (client.buffered) client.buffered.push(event);
@@ -341,22 +366,32 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
       }
     }
     room.eventAt = Date.now();
+    // A member who left hears that they left, and their streams end; a closed room's streams all end. A
+    // stream reopened after that is refused: the member is no longer in the room.
+    if (change === 'x' || change.startsWith('-')) {
+      for (const client of [...room.clients]) {
+        if (change === 'x' || client.userId === change.slice(1)) this.end(client);
+      }
+    }
     // The event's id is the time (ms) it entered the room's log: from there to written to every client.
     const published = Number(event.id.split('-')[0]);
     if (published > 0) sseFanoutLatency.observe(Math.max(0, room.eventAt - published) / 1000);
   }
 
-  private noteMembership(room: RoomClients, event: PublishedRoomEvent): void {
-    if (event.event !== ROOM_EVENTS.userJoined && event.event !== ROOM_EVENTS.userLeft) return;
-    let data: unknown;
+  /** The membership change an event makes ('' for none; see `membershipChange`). */
+  private membershipChangeOf(event: PublishedRoomEvent): string {
+    if (event.event !== ROOM_EVENTS.userJoined && event.event !== ROOM_EVENTS.userLeft) return '';
     try {
-      data = JSON.parse(event.data);
+      return membershipChange(event.event, JSON.parse(event.data));
     } catch {
-      return;
+      return '';
     }
-    const change = membershipChange(event.event, data);
-    if (room.members) applyMembershipChange(room.members, change);
-    else room.pending?.push(change);
+  }
+
+  /** Ends a stream from this side (its 'close' takes it out of its room). */
+  private end(client: SseClient): void {
+    if (!client.res.headersSent) client.res.writeHead(200, STREAM_HEADERS);
+    if (!client.res.writableEnded) client.res.end();
   }
 
   /**
@@ -387,6 +422,10 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     const { roomId } = client;
     const room = this.rooms.get(roomId);
     if (!room?.clients.delete(client)) return;
+    const memberKey = `${roomId}:${client.userId}`;
+    const streams = (this.streamsOfMember.get(memberKey) ?? 1) - 1;
+    if (streams > 0) this.streamsOfMember.set(memberKey, streams);
+    else this.streamsOfMember.delete(memberKey);
     this.clientCount -= 1;
     sseConnections.dec();
     if (opened) sseDisconnects.inc({ reason: this.shutdown.draining ? 'shutdown' : 'client' });

@@ -64,31 +64,36 @@ export function roomMember(req: Request, config: GatewayConfig): RoomMemberClaim
 }
 
 /**
- * The caller must hold this room's cookie, and (when given) be the user they claim to be: nobody votes,
+ * The caller must hold this room's cookie (any room's, without `waitingRoomId`), and (when given) be the user they claim to be: nobody votes,
  * leaves or listens as someone else. No cookie, or another room's, is 403; a cookie that is no valid room
  * member token (forged, expired, or another kind of token) is 401, like every other verifier's refusal.
  */
 export function requireMember(
   req: Request,
   config: GatewayConfig,
-  waitingRoomId: string,
+  waitingRoomId?: string,
   userId?: string,
 ): RoomMemberClaims {
   const cookie = (req.cookies as Record<string, string> | undefined)?.[ROOM_COOKIE];
   const member = roomMember(req, config);
   if (cookie && !member) throw new UnauthorizedException(ROOM_MESSAGES.notMember);
-  if (!member || member.code !== waitingRoomId.trim().toUpperCase())
+  if (!member || (waitingRoomId !== undefined && member.code !== waitingRoomId.trim().toUpperCase()))
     throw new ForbiddenException(ROOM_MESSAGES.notMember);
   if (userId !== undefined && member.userId !== userId)
     throw new ForbiddenException(ROOM_MESSAGES.voteForYourself);
   return member;
 }
 
-/** Start and next-batch need the host's bearer token for this room (SPEC §6). */
-export function requireHost(req: Request, config: GatewayConfig, waitingRoomId?: string): RoomHostClaims {
+/** The claims of the host's bearer token, or null without a valid one. */
+export function hostRoom(req: Request, config: GatewayConfig): RoomHostClaims | null {
   const header = req.headers.authorization ?? '';
   const bearer = header.startsWith('Bearer ') ? header.slice(7) : undefined;
-  const host = tokenKeys(config).verify<RoomHostClaims>('room-host', bearer);
+  return tokenKeys(config).verify<RoomHostClaims>('room-host', bearer);
+}
+
+/** Start and next-batch need the host's bearer token for this room (SPEC §6). */
+export function requireHost(req: Request, config: GatewayConfig, waitingRoomId?: string): RoomHostClaims {
+  const host = hostRoom(req, config);
   if (!host) throw new UnauthorizedException(ROOM_MESSAGES.hostOnly);
   if (waitingRoomId !== undefined && host.code !== waitingRoomId.trim().toUpperCase()) {
     throw new ForbiddenException(ROOM_MESSAGES.hostOnly);

@@ -13,6 +13,7 @@ import {
   Query,
   Req,
   Res,
+  UnauthorizedException,
   UseGuards,
 } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
@@ -32,6 +33,7 @@ import {
   ROOM_ID_PATTERN,
   ROOM_MESSAGES,
   ROOMS,
+  RoomMemberClaims,
   RoomSnapshot,
   SessionClaims,
   StartRoomDto,
@@ -40,6 +42,7 @@ import {
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
 import type { Request, Response } from 'express';
 import { OptionalSessionGuard, Session, SessionGuard } from '../auth/session';
+import { RateLimit, RateLimitGuard } from '../common/rate-limit';
 import { GatewayConfig } from '../gateway.config';
 import { clearRoomCookie, requireHost, requireMember, roomMember, setRoomCookie } from './room-identity';
 import { RoomEventsHub } from './room-events.hub';
@@ -107,6 +110,8 @@ export class WaitingRoomController {
 
   @Post('start')
   @HttpCode(200)
+  @RateLimit('startVoting')
+  @UseGuards(RateLimitGuard)
   start(@Body() body: StartRoomDto, @Req() req: Request): Promise<PlacesAnswer> {
     const host = requireHost(req, this.config);
     return callService(this.services, ROOMS.start, {
@@ -151,8 +156,14 @@ export class WaitingRoomController {
   /** The room this browser is in, for a page reload: answers 404 when it is in none. */
   @Get('current')
   async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<RoomSnapshot> {
-    const member = roomMember(req, this.config);
-    if (!member) throw new ForbiddenException(ROOM_MESSAGES.notMember);
+    // A cookie that is no valid room token is a 401 (and goes), as on every other room call.
+    let member: RoomMemberClaims;
+    try {
+      member = requireMember(req, this.config);
+    } catch (err) {
+      if (err instanceof UnauthorizedException) clearRoomCookie(res, this.config);
+      throw err;
+    }
     try {
       return await callService(this.services, ROOMS.snapshot, {
         roomId: member.roomId,

@@ -1,14 +1,12 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import createExpress from 'express';
-import type { Server } from 'node:http';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import createExpress, { type Express } from 'express';
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import cookieParser from 'cookie-parser';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createLogger, startProcessMetrics } from '@forkvote/platform';
 import { bodyGuard } from './common/body-guard';
-import { GatewayExpressAdapter } from './common/express-adapter';
-import { jsonBody } from './common/json-body';
 import { requestTracking } from './common/request-tracking';
 import {
   apiAnswersNoStore,
@@ -23,8 +21,24 @@ import { serveWebApp } from './web-app';
 
 /** How long an idle kept-alive connection stays open. */
 const KEEP_ALIVE_MS = 65_000;
-/** 2 MiB, what body-parser reads as '2mb'. */
-const JSON_BODY_LIMIT = 2 * 1024 * 1024;
+
+/**
+ * Nest's Express adapter, whose HTTP server is made with the gateway's timeouts for reading a request. Node
+ * reads how often it checks them (`connectionsCheckingInterval`, 30 s by default) only when a server is made,
+ * so they are given here, through the adapter's own hook for making its server.
+ */
+class GatewayHttpAdapter extends ExpressAdapter {
+  constructor(
+    instance: Express,
+    private readonly serverOptions: ServerOptions,
+  ) {
+    super(instance);
+  }
+
+  override initHttpServer(): void {
+    this.setHttpServer(createServer(this.serverOptions, this.getInstance()));
+  }
+}
 
 /** Builds the gateway app (used by main.ts and by tests): /api/v1, docs at /api/docs, the web app at /. */
 export async function createGateway(config: GatewayConfig): Promise<INestApplication> {
@@ -34,15 +48,18 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   express.set('case sensitive routing', true);
   const app = await NestFactory.create<NestExpressApplication>(
     GatewayModule,
-    new GatewayExpressAdapter(express, {
+    new GatewayHttpAdapter(express, {
       headersTimeout: config.HEADERS_TIMEOUT_MS,
       requestTimeout: config.REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1000,
     }),
     {
       logger: createLogger('gateway', config),
-      // The body parsers are ours (below): JSON on every route, keeping the raw bytes Stripe signs, and a form
-      // body only on the local checkout pages. Nest's own would parse forms on every route.
+      // The body parsers are registered below, in order with the guards: JSON on every route (keeping the
+      // raw bytes Stripe signs, `rawBody`), a form body only on the local checkout pages. By default Nest
+      // would parse forms on every route.
       bodyParser: false,
+      rawBody: true,
     },
   );
   startProcessMetrics('gateway');
@@ -58,7 +75,7 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   // Before any body is parsed: a state change from another origin, or not in JSON, goes no further.
   app.use(requestOriginGuard(config));
   // Above the largest valid body, so oversized fields are refused by validation with a message (400).
-  app.use(jsonBody({ limit: JSON_BODY_LIMIT }));
+  app.useBodyParser('json', { limit: '2mb' });
   app.use(bodyGuard());
   app.use(formBodyOnFormPosts());
   app.use(cookieParser());

@@ -216,7 +216,7 @@ export class MembershipService {
     key: string,
   ): Promise<MemberAnswer> {
     const userId = identity.accountId ?? identity.cookieUserId ?? guestIdFor(key);
-    const joined = await this.joins.call({ code: code.toUpperCase(), userId, userName, key });
+    const joined = await this.joins.call({ code, userId, userName, key });
     if ('replayed' in joined) {
       const { roomId, ...answer } = joined.replayed as JoinRoomAnswer & { roomId: string };
       const room = { id: roomId, code: answer.waitingRoom.waitingRoomId };

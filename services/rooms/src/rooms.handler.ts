@@ -51,7 +51,7 @@ export class RoomsHandler {
     const { accountId, cookieUserId, body } = command;
     // A guest with no cookie is nobody yet: the key is bound to the room and the name they asked for.
     const key = commandKey(context, accountId ?? cookieUserId ?? 'guest', command, {
-      code: body.waitingRoomId.trim().toUpperCase(),
+      code: body.waitingRoomId,
       userName: body.userName,
     });
     return this.rooms.join(body.waitingRoomId, body.userName, { accountId, cookieUserId }, key);

@@ -2,16 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ACCOUNT_ANSWER_CACHE_SECONDS, accountKeys, AccessTokenPayload } from '@forkvote/contracts';
 import { REDIS } from '@forkvote/platform';
 import type Redis from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { GatewayConfig } from '../gateway.config';
 
 interface Entry {
   payload: AccessTokenPayload;
   /** The account's change counter when the answer was asked for (null: no change yet, or it lapsed). */
   version: string | null;
-  expiresAt: number;
 }
 
-/** Accounts kept at most; the oldest entry goes first when a new one does not fit. */
+/** Accounts kept at most; the least recently used goes first when a new one does not fit. */
 const MAX_ENTRIES = 20_000;
 
 /**
@@ -23,7 +23,10 @@ const MAX_ENTRIES = 20_000;
  */
 @Injectable()
 export class AccountAnswers {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new LRUCache<string, Entry>({
+    max: MAX_ENTRIES,
+    ttl: ACCOUNT_ANSWER_CACHE_SECONDS * 1000,
+  });
 
   constructor(
     private readonly config: GatewayConfig,
@@ -35,24 +38,12 @@ export class AccountAnswers {
     const version = await this.redis
       .get(accountKeys.version(this.config.REDIS_PREFIX, userId))
       .catch(() => undefined);
-    const now = Date.now();
     const entry = this.entries.get(userId);
-    if (entry && version !== undefined && entry.version === version && entry.expiresAt > now) {
-      return entry.payload;
-    }
+    if (entry && version !== undefined && entry.version === version) return entry.payload;
     const payload = await fetch();
     // Unknown counter (Redis away): answer, but keep nothing that could not be checked later.
     if (version === undefined) this.entries.delete(userId);
-    else this.remember(userId, { payload, version, expiresAt: now + ACCOUNT_ANSWER_CACHE_SECONDS * 1000 });
+    else this.entries.set(userId, { payload, version });
     return payload;
-  }
-
-  private remember(userId: string, entry: Entry): void {
-    this.entries.delete(userId);
-    if (this.entries.size >= MAX_ENTRIES) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(userId, entry);
   }
 }

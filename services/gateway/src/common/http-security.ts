@@ -10,23 +10,18 @@ const RECAPTCHA = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com
 const EVENT_STREAM = /^\/api\/v1\/waiting-room\/events\/[^/]+$/;
 
 /**
- * Security headers on every answer (API, web app, local checkout pages, docs). The CSP allows scripts only
- * from this origin and reCAPTCHA; styles may be inline because antd writes its CSS-in-JS into <style>
- * tags at run time and the local checkout pages carry their own. No page may be framed.
+ * Security headers on every answer (API, web app, local checkout pages, docs), by helmet. The CSP allows
+ * scripts only from this origin and reCAPTCHA; styles may be inline because antd writes its CSS-in-JS into
+ * <style> tags at run time and the local checkout pages carry their own. No page may be framed.
  *
  * An event stream is no document: framing, scripts and referrers mean nothing to it, and a response keeps
  * its headers for as long as it is open (hours, times every open stream). It gets nosniff and, in
  * production, HSTS; nothing else.
  */
 export function securityHeaders(config: GatewayConfig): RequestHandler {
-  const helmets = securityHelmets(config);
-  const documentHeaders = headersSetBy(helmets.documents);
-  const streamHeaders = headersSetBy(helmets.streams);
-  return (req, res, next) => {
-    const headers = req.method === 'GET' && EVENT_STREAM.test(req.path) ? streamHeaders : documentHeaders;
-    for (const [name, value] of headers) res.setHeader(name, value);
-    next();
-  };
+  const { documents, streams } = securityHelmets(config);
+  return (req, res, next) =>
+    req.method === 'GET' && EVENT_STREAM.test(req.path) ? streams(req, res, next) : documents(req, res, next);
 }
 
 /**
@@ -40,8 +35,8 @@ export function apiAnswersNoStore(): RequestHandler {
   };
 }
 
-/** The helmet middleware whose headers documents and event streams get (exported for its test). */
-export function securityHelmets(config: GatewayConfig): {
+/** The helmet middleware for documents and for event streams. */
+function securityHelmets(config: GatewayConfig): {
   documents: RequestHandler;
   streams: RequestHandler;
 } {
@@ -79,29 +74,6 @@ export function securityHelmets(config: GatewayConfig): {
     ? (req, res, next) => noSniff(req, res, () => transportSecurity(req, res, next))
     : (req, res, next) => noSniff(req, res, next);
   return { documents, streams };
-}
-
-/**
- * The headers a helmet middleware sets, read once from a stand-in response. Ours has nothing that differs
- * between requests (no nonce, no directive given as a function), so every answer gets the same headers:
- * setting them from this list spares each request helmet's chain of eleven middleware and the CSP string
- * it builds again every time (bench/README.md, ninth pass). A helmet that needed more of the response, or
- * answered later, would fail here, at startup.
- */
-function headersSetBy(middleware: RequestHandler): ReadonlyArray<readonly [string, string]> {
-  const headers = new Map<string, string>();
-  const standIn = {
-    setHeader: (name: string, value: string | number) => void headers.set(name, String(value)),
-    // X-Powered-By, which helmet removes, is never set: the app disables it.
-    removeHeader: (name: string) => void headers.delete(name),
-  };
-  let finished = false;
-  middleware({} as Request, standIn as unknown as Response, (err?: unknown) => {
-    if (err) throw err instanceof Error ? err : new Error(String(err));
-    finished = true;
-  });
-  if (!finished) throw new Error('The security headers were not all set at once');
-  return [...headers];
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -29,7 +29,6 @@ import {
 } from '@forkvote/room-events';
 import type { Response } from 'express';
 import type Redis from 'ioredis';
-import { releaseSentHeaders } from '../common/express-adapter';
 import { GatewayConfig } from '../gateway.config';
 import { ShutdownState } from '../health/shutdown-state';
 
@@ -108,20 +107,6 @@ export function compareEventIds(a: string, b: string): number {
 
 const frame = (event: PublishedRoomEvent) =>
   `id: ${event.id}\nevent: ${event.event}\ndata: ${event.data}\n\n`;
-
-/**
- * What an open stream lets go of: it never goes on to another handler and stays open for hours. What
- * Express and the middleware leave on a request for the handlers after them (the router's continuation, and
- * with it the state of the request's whole trip through the middleware, the route's parameters, the parsed
- * cookies and URL, the response's template locals), and what Node keeps of the headers it has sent. The
- * access line and metrics read only the method, route and status, which stay.
- */
-function releaseRequestState(res: Response): void {
-  const req = res.req as unknown as Record<string, unknown>;
-  req.next = req.params = req.cookies = req.signedCookies = req._parsedUrl = undefined;
-  (res as unknown as Record<string, unknown>).locals = undefined;
-  releaseSentHeaders(res);
-}
 
 /**
  * Relays room events to browsers over Server-Sent Events. The process subscribes to a room's channel while
@@ -252,7 +237,6 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     // A shutdown during the replay has ended it already (a write after the end would be an error).
     if (res.writableEnded) return true;
     res.write(opening);
-    releaseRequestState(res);
     return true;
   }
 

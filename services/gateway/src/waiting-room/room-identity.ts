@@ -1,4 +1,11 @@
-import { ForbiddenException, UnauthorizedException } from '@nestjs/common';
+import {
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { ROOM_MESSAGES, RoomHostClaims, RoomMemberClaims } from '@forkvote/contracts';
 import { tokenKeys } from '@forkvote/platform';
 import type { CookieOptions, Request, Response } from 'express';
@@ -20,34 +27,9 @@ function cookieOptions(config: GatewayConfig): CookieOptions {
   };
 }
 
-/** A room token is a JWT: base64url parts and dots, nothing a cookie value has to encode. */
-const PLAIN_COOKIE_VALUE = /^[\w.-]+$/;
-
-/** The Expires date a day from now, made once a second (it is written to the second). */
-let expires = { second: NaN, text: '' };
-function roomCookieExpires(): string {
-  const at = Date.now() + ROOM_COOKIE_SECONDS * 1000;
-  const second = Math.floor(at / 1000);
-  if (second !== expires.second) expires = { second, text: new Date(at).toUTCString() };
-  return expires.text;
-}
-
-/**
- * Sets the room cookie with the header `res.cookie` writes for `cookieOptions` (the same attributes, in the
- * same order), made here from parts that do not change: every join and create sets it, and `res.cookie`
- * cost 9 µs of a join's CPU (it copies the options, URI-encodes and checks the 300-character token, and
- * makes a Date). Anything but a plain token still goes through `res.cookie`.
- */
+/** Sets the httpOnly room cookie that binds this browser to one room as one member. */
 export function setRoomCookie(res: Response, config: GatewayConfig, memberToken: string): void {
-  if (!PLAIN_COOKIE_VALUE.test(memberToken)) {
-    res.cookie(ROOM_COOKIE, memberToken, cookieOptions(config));
-    return;
-  }
-  const secure = config.NODE_ENV === 'production' ? '; Secure' : '';
-  res.append(
-    'Set-Cookie',
-    `${ROOM_COOKIE}=${memberToken}; Max-Age=${ROOM_COOKIE_SECONDS}; Path=/; Expires=${roomCookieExpires()}; HttpOnly${secure}; SameSite=Lax`,
-  );
+  res.cookie(ROOM_COOKIE, memberToken, cookieOptions(config));
 }
 
 export function clearRoomCookie(res: Response, config: GatewayConfig): void {
@@ -63,24 +45,27 @@ export function roomMember(req: Request, config: GatewayConfig): RoomMemberClaim
   );
 }
 
+/** Who calls a room route, as a guard read it from their token: a member (room cookie) or the host (bearer). */
+export interface RoomCaller {
+  roomId: string;
+  code: string;
+  userId: string;
+  /** A member's name as they joined (the event stream greets them with it); the host's token has none. */
+  userName?: string;
+  isHost: boolean;
+}
+
+type WithCaller = Request & { roomCaller?: RoomCaller };
+
 /**
- * The caller must hold this room's cookie (any room's, without `waitingRoomId`), and (when given) be the user they claim to be: nobody votes,
- * leaves or listens as someone else. No cookie, or another room's, is 403; a cookie that is no valid room
- * member token (forged, expired, or another kind of token) is 401, like every other verifier's refusal.
+ * The caller must hold a room cookie: none is 403; one that is no valid room member token (forged,
+ * expired, another kind of token, bent bytes) is 401, like every other verifier's refusal.
  */
-export function requireMember(
-  req: Request,
-  config: GatewayConfig,
-  waitingRoomId?: string,
-  userId?: string,
-): RoomMemberClaims {
+export function memberOf(req: Request, config: GatewayConfig): RoomMemberClaims {
   const cookie = (req.cookies as Record<string, string> | undefined)?.[ROOM_COOKIE];
   const member = roomMember(req, config);
   if (cookie && !member) throw new UnauthorizedException(ROOM_MESSAGES.notMember);
-  if (!member || (waitingRoomId !== undefined && member.code !== waitingRoomId.trim().toUpperCase()))
-    throw new ForbiddenException(ROOM_MESSAGES.notMember);
-  if (userId !== undefined && member.userId !== userId)
-    throw new ForbiddenException(ROOM_MESSAGES.voteForYourself);
+  if (!member) throw new ForbiddenException(ROOM_MESSAGES.notMember);
   return member;
 }
 
@@ -91,12 +76,48 @@ export function hostRoom(req: Request, config: GatewayConfig): RoomHostClaims | 
   return tokenKeys(config).verify<RoomHostClaims>('room-host', bearer);
 }
 
-/** Start and next-batch need the host's bearer token for this room (SPEC §6). */
-export function requireHost(req: Request, config: GatewayConfig, waitingRoomId?: string): RoomHostClaims {
-  const host = hostRoom(req, config);
-  if (!host) throw new UnauthorizedException(ROOM_MESSAGES.hostOnly);
-  if (waitingRoomId !== undefined && host.code !== waitingRoomId.trim().toUpperCase()) {
-    throw new ForbiddenException(ROOM_MESSAGES.hostOnly);
+/** Routes a member calls (vote, leave, the event stream, current): the room cookie, read once, before any body. */
+@Injectable()
+export class RoomMemberGuard implements CanActivate {
+  constructor(private readonly config: GatewayConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<WithCaller>();
+    const { roomId, code, userId, userName } = memberOf(req, this.config);
+    req.roomCaller = { roomId, code, userId, userName, isHost: false };
+    return true;
   }
-  return host;
+}
+
+/** Start, next-batch and nudge need the host's bearer token (SPEC §6): 401 without a valid one. */
+@Injectable()
+export class RoomHostGuard implements CanActivate {
+  constructor(private readonly config: GatewayConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<WithCaller>();
+    const host = hostRoom(req, this.config);
+    if (!host) throw new UnauthorizedException(ROOM_MESSAGES.hostOnly);
+    req.roomCaller = { roomId: host.roomId, code: host.code, userId: host.userId, isHost: true };
+    return true;
+  }
+}
+
+/** The caller a room guard established. */
+export const Caller = createParamDecorator(
+  (_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<WithCaller>().roomCaller!,
+);
+
+/**
+ * The caller acts in the room the request names (a validated room code), and (when given) as the user it
+ * names: nobody votes, leaves, listens or hosts as someone else.
+ */
+export function actsIn(caller: RoomCaller, waitingRoomId: string, userId?: string): RoomCaller {
+  if (caller.code !== waitingRoomId) {
+    throw new ForbiddenException(caller.isHost ? ROOM_MESSAGES.hostOnly : ROOM_MESSAGES.notMember);
+  }
+  if (userId !== undefined && caller.userId !== userId) {
+    throw new ForbiddenException(ROOM_MESSAGES.voteForYourself);
+  }
+  return caller;
 }

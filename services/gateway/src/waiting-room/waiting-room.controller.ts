@@ -44,7 +44,17 @@ import type { Request, Response } from 'express';
 import { OptionalSessionGuard, Session, SessionGuard } from '../auth/session';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit';
 import { GatewayConfig } from '../gateway.config';
-import { clearRoomCookie, requireHost, requireMember, roomMember, setRoomCookie } from './room-identity';
+import {
+  actsIn,
+  Caller,
+  clearRoomCookie,
+  memberOf,
+  RoomCaller,
+  RoomHostGuard,
+  roomMember,
+  RoomMemberGuard,
+  setRoomCookie,
+} from './room-identity';
 import { RoomEventsHub } from './room-events.hub';
 
 @ApiTags('waiting-room')
@@ -87,9 +97,7 @@ export class WaitingRoomController {
     const { memberToken, ...answer } = await callService(this.services, ROOMS.join, {
       body,
       accountId: session?.sub,
-      // The body may reach here as sent (rooms validates it): compare the code as rooms will read it.
-      cookieUserId:
-        cookie && cookie.code === body.waitingRoomId.trim().toUpperCase() ? cookie.userId : undefined,
+      cookieUserId: cookie && cookie.code === body.waitingRoomId ? cookie.userId : undefined,
       idempotencyKey: idempotencyKey(req),
     });
     setRoomCookie(res, this.config, memberToken);
@@ -97,8 +105,14 @@ export class WaitingRoomController {
   }
 
   @Patch('leave')
-  async leave(@Body() body: LeaveRoomDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const member = requireMember(req, this.config, body.waitingRoomId, body.userId);
+  @UseGuards(RoomMemberGuard)
+  async leave(
+    @Body() body: LeaveRoomDto,
+    @Caller() caller: RoomCaller,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const member = actsIn(caller, body.waitingRoomId, body.userId);
     await callService(this.services, ROOMS.leave, {
       roomId: member.roomId,
       userId: member.userId,
@@ -111,9 +125,8 @@ export class WaitingRoomController {
   @Post('start')
   @HttpCode(200)
   @RateLimit('startVoting')
-  @UseGuards(RateLimitGuard)
-  start(@Body() body: StartRoomDto, @Req() req: Request): Promise<PlacesAnswer> {
-    const host = requireHost(req, this.config);
+  @UseGuards(RoomHostGuard, RateLimitGuard)
+  start(@Body() body: StartRoomDto, @Caller() host: RoomCaller, @Req() req: Request): Promise<PlacesAnswer> {
     return callService(this.services, ROOMS.start, {
       roomId: host.roomId,
       userId: host.userId,
@@ -123,8 +136,9 @@ export class WaitingRoomController {
   }
 
   @Patch('vote')
-  async vote(@Body() body: VoteDto, @Req() req: Request) {
-    const member = requireMember(req, this.config, body.waitingRoomId, body.userId);
+  @UseGuards(RoomMemberGuard)
+  vote(@Body() body: VoteDto, @Caller() caller: RoomCaller, @Req() req: Request) {
+    const member = actsIn(caller, body.waitingRoomId, body.userId);
     return callService(this.services, ROOMS.vote, {
       roomId: member.roomId,
       userId: member.userId,
@@ -135,8 +149,13 @@ export class WaitingRoomController {
 
   @Post('next-batch')
   @HttpCode(200)
-  nextBatch(@Body() body: NextBatchDto, @Req() req: Request): Promise<NextBatchAnswer> {
-    const host = requireHost(req, this.config, body.waitingRoomId);
+  @UseGuards(RoomHostGuard)
+  nextBatch(
+    @Body() body: NextBatchDto,
+    @Caller() caller: RoomCaller,
+    @Req() req: Request,
+  ): Promise<NextBatchAnswer> {
+    const host = actsIn(caller, body.waitingRoomId);
     return callService(this.services, ROOMS.nextBatch, {
       roomId: host.roomId,
       userId: host.userId,
@@ -148,8 +167,9 @@ export class WaitingRoomController {
   /** Host only: reminds the members who have not voted on the batch (each at most once per 30 s). */
   @Post('nudge')
   @HttpCode(200)
-  nudge(@Body() body: NudgeDto, @Req() req: Request): Promise<NudgeAnswer> {
-    const host = requireHost(req, this.config, body.waitingRoomId);
+  @UseGuards(RoomHostGuard)
+  nudge(@Body() body: NudgeDto, @Caller() caller: RoomCaller): Promise<NudgeAnswer> {
+    const host = actsIn(caller, body.waitingRoomId);
     return callService(this.services, ROOMS.nudge, { roomId: host.roomId, userId: host.userId });
   }
 
@@ -159,7 +179,7 @@ export class WaitingRoomController {
     // A cookie that is no valid room token is a 401 (and goes), as on every other room call.
     let member: RoomMemberClaims;
     try {
-      member = requireMember(req, this.config);
+      member = memberOf(req, this.config);
     } catch (err) {
       if (err instanceof UnauthorizedException) clearRoomCookie(res, this.config);
       throw err;
@@ -170,36 +190,36 @@ export class WaitingRoomController {
         userId: member.userId,
       });
     } catch (err) {
-      if (
-        (err as { statusCode?: number }).statusCode === 403 ||
-        (err as { statusCode?: number }).statusCode === 404
-      ) {
-        clearRoomCookie(res, this.config);
-      }
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status === 403 || status === 404) clearRoomCookie(res, this.config);
       throw err;
     }
   }
 
   /** The room's live events (SPEC §4), for members only; `Last-Event-ID` resumes after a drop. */
   @Get('events/:waitingRoomId')
+  @UseGuards(RoomMemberGuard)
   async events(
     @Param('waitingRoomId') waitingRoomId: string,
-    // The whole query at once: Express parses the query string again on every read of it.
     @Query() query: { userId?: string; lastEventId?: string },
     @Headers('last-event-id') lastEventIdHeader: string | undefined,
-    @Req() req: Request,
+    @Caller() caller: RoomCaller,
     @Res() res: Response,
   ): Promise<void> {
     if (!ROOM_ID_PATTERN.test(waitingRoomId)) throw new BadRequestException(ROOM_MESSAGES.invalidRoomId);
-    const { userId, lastEventId: lastEventIdQuery } = query;
-    const member = requireMember(req, this.config, waitingRoomId, userId || undefined);
-    const opened = await this.hub.attach(res, member, lastEventIdHeader ?? lastEventIdQuery, async () => {
-      const answer = await callService(this.services, ROOMS.isMember, {
-        roomId: member.roomId,
-        userId: member.userId,
-      });
-      return answer.member;
-    });
+    const member = actsIn(caller, waitingRoomId, query.userId || undefined);
+    const opened = await this.hub.attach(
+      res,
+      { roomId: member.roomId, code: member.code, userId: member.userId, userName: member.userName ?? '' },
+      lastEventIdHeader ?? query.lastEventId,
+      async () => {
+        const answer = await callService(this.services, ROOMS.isMember, {
+          roomId: member.roomId,
+          userId: member.userId,
+        });
+        return answer.member;
+      },
+    );
     if (!opened) throw new ForbiddenException(ROOM_MESSAGES.notMember);
   }
 }

@@ -12,6 +12,14 @@ const net = require('node:net');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
+/**
+ * V8 options a process runs with, on its command line (the Dockerfile gives the gateway's the same): the
+ * gateway holds a large, steady heap of open streams and makes short-lived objects per request, for which
+ * V8's allocation-site pretenuring and its default heap growth cost it CPU per call (bench/README.md,
+ * "Gateway guard").
+ */
+const V8_FLAGS = { gateway: ['--heap-growing-percent=100', '--no-allocation-site-pretenuring'] };
+
 const SERVICES = ['auth', 'rooms', 'billing', 'places'];
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/forkvote';
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -173,10 +181,14 @@ async function startProcesses(options = {}) {
     // INSPECT=gateway opens the inspector on a free loopback port (its address is printed on stderr): the
     // storm bench asks it for a full garbage collection before it reads the gateway's memory.
     const inspectArgs = (env.INSPECT ?? '').split(',').includes(name) ? ['--inspect=127.0.0.1:0'] : [];
-    const child = spawn(process.execPath, ['--enable-source-maps', ...profileArgs, ...inspectArgs, entry], {
-      env: { ...env, INSTANCE_ID: as, ...options.processEnv?.[name], ...overrides },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--enable-source-maps', ...(V8_FLAGS[name] ?? []), ...profileArgs, ...inspectArgs, entry],
+      {
+        env: { ...env, INSTANCE_ID: as, ...options.processEnv?.[name], ...overrides },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     pipeLines(child.stdout, as, output);
     pipeLines(child.stderr, as, output);
     children.set(as, child);

@@ -26,7 +26,14 @@ async function startBaseline(dir, stack) {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--enable-source-maps', path.join(dir, 'services', 'gateway', 'dist', 'main.js')],
+    [
+      '--enable-source-maps',
+      // PROFILE=baseline writes its CPU profile into .profiles/, as PROFILE=gateway does this one's.
+      ...((process.env.PROFILE ?? '').split(',').includes('baseline')
+        ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.profiles')}`]
+        : []),
+      path.join(dir, 'services', 'gateway', 'dist', 'main.js'),
+    ],
     {
       env: {
         ...process.env,
@@ -65,7 +72,9 @@ function closedLoop(url, amount, connections, build) {
   let index = 0;
   const answers = [];
   return new Promise((resolve, reject) => {
+    // Timed to the last answer: autocannon notices the end of an amount only at its next one-second tick.
     const started = process.hrtime.bigint();
+    let last = started;
     autocannon(
       {
         url,
@@ -74,14 +83,16 @@ function closedLoop(url, amount, connections, build) {
         requests: [
           {
             setupRequest: (req) => ({ ...req, ...build(index++) }),
-            onResponse: (status, body, _context, headers) =>
-              status === 200 && answers.push({ headers, body }),
+            onResponse: (status, body, _context, headers) => {
+              last = process.hrtime.bigint();
+              if (status === 200) answers.push({ headers, body });
+            },
           },
         ],
       },
       (err, result) => {
         if (err) return reject(err);
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const seconds = Number(last - started) / 1e9;
         resolve({ perSecond: result.requests.total / seconds, non2xx: result.non2xx, answers });
       },
     );

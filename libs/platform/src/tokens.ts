@@ -1,4 +1,4 @@
-import jwt from 'jsonwebtoken';
+import { createSigner, createVerifier } from 'fast-jwt';
 import { createHash, createSecretKey, hkdfSync, KeyObject } from 'node:crypto';
 
 /**
@@ -23,6 +23,7 @@ export const TOKEN_AUDIENCE: Record<TokenKind, string> = {
 
 interface SigningKey {
   kid: string;
+  bytes: Buffer;
   key: KeyObject;
 }
 
@@ -30,47 +31,64 @@ function deriveKey(secret: string, kind: TokenKind): SigningKey {
   const bytes = Buffer.from(hkdfSync('sha256', secret, 'forkvote-token-keys-v1', kind, 32));
   // The key id names the key without revealing it: a verifier picks the key (current or previous) by it.
   const kid = createHash('sha256').update(bytes).digest('base64url').slice(0, 16);
-  return { kid, key: createSecretKey(bytes) };
+  return { kid, bytes, key: createSecretKey(bytes) };
 }
 
+type Verify = (token: string) => Record<string, unknown>;
+
 /**
- * Signs and verifies every kind of token with keys derived from JWT_SECRET; tokens signed with
- * JWT_SECRET_PREVIOUS still verify, so a secret can be rotated without logging everyone out.
- * Keys are derived once per process (KeyObjects: jsonwebtoken would otherwise rebuild one per call).
+ * fast-jwt's verifier for one key of one kind: HS256 only, the kind's audience, an expiry that must be
+ * there. It keeps the claims of tokens it has verified (until they expire): a member's room cookie comes
+ * with every vote.
+ */
+const verifierFor = (kind: TokenKind, key: SigningKey): Verify =>
+  createVerifier({
+    key: key.bytes,
+    algorithms: ['HS256'],
+    allowedAud: TOKEN_AUDIENCE[kind],
+    requiredClaims: ['exp'],
+    cache: 10_000,
+  }) as Verify;
+
+/**
+ * Signs and verifies every kind of token with keys derived from JWT_SECRET, through fast-jwt; tokens signed
+ * with JWT_SECRET_PREVIOUS still verify, so a secret can be rotated without logging everyone out. Keys,
+ * signers and verifiers are made once per process. Sessions are verified by passport-jwt with the keys
+ * `keyFor` hands it.
  */
 export class TokenKeys {
-  private readonly current = new Map<TokenKind, SigningKey>();
+  private readonly signers = new Map<TokenKind, (claims: object) => string>();
   /** kid → key, per kind: the current key and, during a rotation, the previous one. */
-  private readonly verifying = new Map<TokenKind, Map<string, KeyObject>>();
+  private readonly verifying = new Map<TokenKind, Map<string, { key: KeyObject; verify: Verify }>>();
 
   constructor(secret: string, previousSecret = '') {
     for (const kind of Object.keys(TOKEN_AUDIENCE) as TokenKind[]) {
       const key = deriveKey(secret, kind);
-      this.current.set(kind, key);
-      const byKid = new Map([[key.kid, key.key]]);
+      this.signers.set(
+        kind,
+        createSigner({ key: key.bytes, algorithm: 'HS256', kid: key.kid, aud: TOKEN_AUDIENCE[kind] }),
+      );
+      const byKid = new Map([[key.kid, { key: key.key, verify: verifierFor(kind, key) }]]);
       if (previousSecret) {
         const previous = deriveKey(previousSecret, kind);
-        byKid.set(previous.kid, previous.key);
+        byKid.set(previous.kid, { key: previous.key, verify: verifierFor(kind, previous) });
       }
       this.verifying.set(kind, byKid);
     }
   }
 
   sign(kind: TokenKind, claims: object, expiresInSeconds: number): string {
-    const { kid, key } = this.current.get(kind)!;
-    return jwt.sign(claims, key, {
-      algorithm: 'HS256',
-      audience: TOKEN_AUDIENCE[kind],
-      expiresIn: expiresInSeconds,
-      keyid: kid,
-    });
+    const exp = Math.floor(Date.now() / 1000) + expiresInSeconds;
+    return this.signers.get(kind)!({ ...claims, exp });
   }
 
-  /**
-   * The key that verifies `token` as `kind`, or null when its key id is not one of that kind's keys. Reads
-   * only the header segment: jwt.verify decodes the whole token once more anyway, on every vote and join.
-   */
+  /** The key that verifies `token` as `kind` (for passport-jwt), or null when its key id is not one of that kind's. */
   keyFor(kind: TokenKind, token: string): KeyObject | null {
+    return this.keyEntry(kind, token)?.key ?? null;
+  }
+
+  /** The kind's key named by the token's header (`kid`), read from the header segment alone. */
+  private keyEntry(kind: TokenKind, token: string): { key: KeyObject; verify: Verify } | null {
     const dot = token.indexOf('.');
     if (dot <= 0) return null;
     let kid: unknown;
@@ -84,17 +102,15 @@ export class TokenKeys {
 
   /**
    * The claims of a valid, unexpired token of `kind`; null for anything else, whatever its bytes (never
-   * throws). The key is picked by the header's key id; the library checks the algorithm, the signature, the
+   * throws). The key is picked by the header's key id; fast-jwt checks the algorithm, the signature, the
    * kind's audience and the expiry (which must be there).
    */
   verify<T>(kind: TokenKind, token: string | undefined): T | null {
     if (!token) return null;
-    const key = this.keyFor(kind, token);
-    if (!key) return null;
+    const entry = this.keyEntry(kind, token);
+    if (!entry) return null;
     try {
-      const claims = jwt.verify(token, key, { algorithms: ['HS256'], audience: TOKEN_AUDIENCE[kind] });
-      // Every token we sign expires: one without `exp` was not made by us.
-      return typeof claims === 'object' && typeof claims.exp === 'number' ? (claims as T) : null;
+      return entry.verify(token) as T;
     } catch {
       return null;
     }

@@ -15,7 +15,17 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { freePort } = require('@forkvote/testing/src/stack');
-const { call, cpuSeconds, parseArgs, pool, runMain, stackFor, subscribedHost } = require('../lib/harness');
+const {
+  call,
+  cpuSeconds,
+  joinedMember,
+  parseArgs,
+  pool,
+  runMain,
+  stackFor,
+  subscribedHost,
+  voteRequest,
+} = require('../lib/harness');
 
 const ROOT = path.join(__dirname, '..', '..');
 const NYC = { latitude: 40.7484, longitude: -73.9967, radiusInMeters: 8046.7, maxResultCount: 20 };
@@ -145,29 +155,11 @@ async function main(args = parseArgs()) {
           body: JSON.stringify({ waitingRoomId: rooms[i % rooms.length].code, userName: 'Guest' }),
         }));
         const joinCpu = cpuSeconds(gateway.pid) - cpu;
-        const members = joins.answers.map(({ headers, body }) => {
-          const key = Object.keys(headers).find((name) => name.toLowerCase() === 'set-cookie');
-          const cookie = [].concat(key ? headers[key] : []).find((c) => c.startsWith('fv_room='));
-          const answer = JSON.parse(body);
-          return {
-            code: answer.waitingRoom.waitingRoomId,
-            userId: answer.userId,
-            cookie: cookie.split(';')[0],
-          };
-        });
+        const members = joins.answers.map(({ headers, body }) => joinedMember(headers, body));
         cpu = cpuSeconds(gateway.pid);
         const votes = await closedLoop(gateway.url, members.length, connections, (i) => {
           const member = members[i % members.length];
-          return {
-            method: 'PATCH',
-            path: '/api/v1/waiting-room/vote',
-            headers: { 'content-type': 'application/json', cookie: member.cookie },
-            body: JSON.stringify({
-              waitingRoomId: member.code,
-              userId: member.userId,
-              votes: batchOf.get(member.code).map((placeId) => ({ placeId, voteType: 'up' })),
-            }),
-          };
+          return voteRequest(member, batchOf.get(member.code));
         });
         const voteCpu = cpuSeconds(gateway.pid) - cpu;
         const f = figures[gateway.name];

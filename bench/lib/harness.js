@@ -103,6 +103,28 @@ function createRooms(url, hostCookie, count) {
   });
 }
 
+/** The guest a join answered (autocannon's headers and body), with the room cookie it set. */
+function joinedMember(headers, body) {
+  const key = Object.keys(headers).find((name) => name.toLowerCase() === 'set-cookie');
+  const setCookie = [].concat(key ? headers[key] : []).find((c) => c.startsWith('fv_room='));
+  const answer = JSON.parse(body);
+  return { code: answer.waitingRoom.waitingRoomId, userId: answer.userId, cookie: setCookie.split(';')[0] };
+}
+
+/** A member's ballot as an autocannon request: a yes for each of `placeIds`. */
+function voteRequest(member, placeIds) {
+  return {
+    method: 'PATCH',
+    path: '/api/v1/waiting-room/vote',
+    headers: { 'content-type': 'application/json', cookie: member.cookie },
+    body: JSON.stringify({
+      waitingRoomId: member.code,
+      userId: member.userId,
+      votes: placeIds.map((placeId) => ({ placeId, voteType: 'up' })),
+    }),
+  };
+}
+
 /** Sends a worker process a message and resolves with its first answer of `answerType`. */
 function ask(worker, message, answerType) {
   return new Promise((resolve) => {
@@ -258,6 +280,8 @@ async function scrapeSums(port) {
 
 module.exports = {
   ask,
+  joinedMember,
+  voteRequest,
   collectGarbage,
   createRooms,
   roomIdOf,

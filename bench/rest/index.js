@@ -33,12 +33,14 @@ const {
   call,
   cpuPerRequest,
   cpuSnapshot,
+  joinedMember,
   parseArgs,
   percentiles,
   pool,
   scrapeSums,
   stackFor,
   subscribedHost,
+  voteRequest,
 } = require('../lib/harness');
 const { freePort } = require('@forkvote/testing/src/stack');
 
@@ -339,29 +341,9 @@ async function main(args = parseArgs()) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ waitingRoomId: rooms[index % rooms.length].code, userName: 'Guest' }),
     });
-    /** The guest a join answered, with the room cookie it set. @returns {BenchMember} */
-    const joinedMember = (headers, body) => {
-      const key = Object.keys(headers).find((name) => name.toLowerCase() === 'set-cookie');
-      const setCookie = [].concat(key ? headers[key] : []).find((c) => c.startsWith('fv_room='));
-      const answer = JSON.parse(body);
-      return {
-        code: answer.waitingRoom.waitingRoomId,
-        userId: answer.userId,
-        cookie: setCookie.split(';')[0],
-      };
-    };
-    const voteRequest = (members) => (index) => {
+    const voteRequestOf = (members) => (index) => {
       const member = members[index % members.length];
-      return {
-        method: 'PATCH',
-        path: '/api/v1/waiting-room/vote',
-        headers: { 'content-type': 'application/json', cookie: member.cookie },
-        body: JSON.stringify({
-          waitingRoomId: member.code,
-          userId: member.userId,
-          votes: votesOf(member.code),
-        }),
-      };
+      return voteRequest(member, batchOf.get(member.code));
     };
 
     /** `count` requests made by `build(index)` with autocannon, `connections` in flight. */
@@ -561,7 +543,7 @@ async function main(args = parseArgs()) {
           'vote',
           r,
           () =>
-            voteGateway.run(() => closedLoop('vote (gateway)', members[r].length, voteRequest(members[r]))),
+            voteGateway.run(() => closedLoop('vote (gateway)', members[r].length, voteRequestOf(members[r]))),
           () =>
             voteBare.run(() =>
               bare('vote (service only)', client, bareMembers[r].length, connections, (i) => {
@@ -618,7 +600,7 @@ async function main(args = parseArgs()) {
       );
       atRate.push(
         await measure(() =>
-          atRateOf(`vote at ${rate}/s (gateway)`, rateMembers.length, voteRequest(rateMembers)),
+          atRateOf(`vote at ${rate}/s (gateway)`, rateMembers.length, voteRequestOf(rateMembers)),
         ),
       );
     }

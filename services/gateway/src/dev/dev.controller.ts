@@ -4,15 +4,15 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { AUTH, OutboxMessage } from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
 import type { Request } from 'express';
-import { isIP } from 'node:net';
 import { GatewayConfig } from '../gateway.config';
 
-/** 127.0.0.0/8, ::1, and IPv4 loopback written as IPv6. */
-function isLoopback(address: string | undefined): boolean {
-  if (!address || !isIP(address)) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return v4 === '::1' || (isIP(v4) === 4 && v4.startsWith('127.'));
-}
+// Express's own parser of address lists: 'loopback' is 127.0.0.0/8 and ::1, IPv4-mapped IPv6 included.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const proxyAddr = require('proxy-addr') as {
+  compile(list: string): (address: string, hop: number) => boolean;
+};
+const loopback = proxyAddr.compile('loopback');
+const isLoopback = (address: string | undefined) => address !== undefined && loopback(address, 0);
 
 /**
  * Development helpers. The module leaves this controller out in production; outside it, the outbox is

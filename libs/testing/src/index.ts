@@ -40,12 +40,19 @@ export const DEV_RECAPTCHA_TOKEN = 'dev-recaptcha-token';
 
 let counter = 0;
 
+/** This process's block of documentation addresses (2001:db8::/32), so no two test processes share one. */
+const ADDRESS_BLOCK = Math.floor(Math.random() * 0xffff).toString(16);
+let addresses = 0;
+
 /**
- * A different client address per simulated person (a documentation range, only ever a header value):
- * the gateway trusts X-Forwarded-For from loopback, so per-IP rate limits treat them as separate people.
+ * A client address of its own for each simulated person (a documentation address, only ever a header
+ * value): the gateway trusts X-Forwarded-For from loopback, so per-address rate limits treat them as
+ * separate people. Never the same twice in a process: addresses drawn at random from a small range did
+ * meet, and two hosts of one suite then shared one address's limits.
  */
 export function clientAddress(): string {
-  return `198.51.100.${Math.floor(Math.random() * 254) + 1}`;
+  addresses += 1;
+  return `2001:db8:${ADDRESS_BLOCK}::${addresses.toString(16)}`;
 }
 
 /** A fresh, valid email for each call. */

@@ -22,7 +22,7 @@ import request from 'supertest';
  * cached private answers, a socket held open by a trickle of bytes, a health answer that says too much.
  */
 /**
- * The addresses this suite exhausts a limit from: outside the range `clientAddress()` draws from, so no
+ * The addresses this suite exhausts a limit from: outside the addresses `clientAddress()` gives, so no
  * other request of the suite (a sign-up's login) happens to come from an address blocked here.
  */
 const ADDRESSES = {

@@ -131,13 +131,14 @@ async function main(args = parseArgs()) {
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? gateways : [...gateways].reverse();
       for (const gateway of order) {
-        // Rooms of five guests each, voting on their first batch; opened outside the measured phases.
+        // Rooms of five guests each, voting on their first batch; opened outside the measured phases, through
+        // the gateway about to be measured, so each carries the garbage of its own setup and no other's.
         const rooms = await pool(Array.from({ length: Math.ceil(amount / 5) }), 20, async () => {
           const created = await (
-            await call(env.url, 'POST', '/api/v1/waiting-room/create', { userName: 'Host' }, { Cookie: host })
+            await call(gateway.url, 'POST', '/api/v1/waiting-room/create', { userName: 'Host' }, { Cookie: host })
           ).json();
           const started = await (
-            await call(env.url, 'POST', '/api/v1/waiting-room/start', NYC, {
+            await call(gateway.url, 'POST', '/api/v1/waiting-room/start', NYC, {
               Authorization: `Bearer ${created.token}`,
             })
           ).json();

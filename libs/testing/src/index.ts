@@ -52,7 +52,8 @@ let addresses = 0;
  */
 export function clientAddress(): string {
   addresses += 1;
-  return `2001:db8:${ADDRESS_BLOCK}::${addresses.toString(16)}`;
+  // A /64 of its own: the gateway counts an IPv6 client by its /64, all of which one subscriber holds.
+  return `2001:db8:${ADDRESS_BLOCK}:${(addresses % 0x10000).toString(16)}::${(addresses >>> 16).toString(16)}`;
 }
 
 /** A fresh, valid email for each call. */

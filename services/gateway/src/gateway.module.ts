@@ -7,7 +7,7 @@ import { AuthController } from './auth/auth.controller';
 import { LoginThrottle } from './auth/login-throttle';
 import { SessionStrategy } from './auth/session';
 import { BillingController } from './billing/billing.controller';
-import { RateLimitGuard } from './common/rate-limit';
+import { RateLimitModule } from './common/rate-limit';
 import { GatewayExceptionFilter } from './common/rpc-exception.filter';
 import { GatewayValidationPipe } from './common/validation';
 import { DevController } from './dev/dev.controller';
@@ -26,7 +26,7 @@ import { WaitingRoomController } from './waiting-room/waiting-room.controller';
 const production = process.env.NODE_ENV === 'production';
 
 @Module({
-  imports: [PlatformModule.forGateway(GatewayConfig), PassportModule],
+  imports: [PlatformModule.forGateway(GatewayConfig), PassportModule, RateLimitModule],
   controllers: [
     HealthController,
     PublicConfigController,
@@ -42,7 +42,6 @@ const production = process.env.NODE_ENV === 'production';
     HealthService,
     ShutdownState,
     SessionStrategy,
-    RateLimitGuard,
     LoginThrottle,
     AccountAnswers,
     RoomEventsHub,

@@ -257,6 +257,27 @@ describe('the edge under abuse', () => {
       const refused = await send().expect(429);
       expect(refused.body.message).toBe(MESSAGES.tooManyMessages);
     });
+
+    it('an IPv6 client is counted by its /64: new addresses of one network share its budget', async () => {
+      // One /64 of the documentation range, each request from another address in it.
+      const network = clientAddress().replace(/::[0-9a-f]*$/, '');
+      const send = (host: number) =>
+        request(stack.url)
+          .post('/api/v1/feedback')
+          .set('X-Forwarded-For', `${network}::${host.toString(16)}`)
+          .send({ name: 'F', email: 'f@example.com', subject: 'S', message: 'M' });
+      for (let i = 1; i <= 10; i++) await send(i).expect(200);
+      const refused = await send(11).expect(429);
+      expect(refused.body.message).toBe(MESSAGES.tooManyMessages);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Nothing but Retry-After: no X-RateLimit-* headers on any answer.
+      expect(Object.keys(refused.headers).filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
+      await request(stack.url)
+        .post('/api/v1/feedback')
+        .set('X-Forwarded-For', clientAddress())
+        .send({ name: 'F', email: 'f@example.com', subject: 'S', message: 'M' })
+        .expect(200);
+    });
   });
 
   describe('the development outbox', () => {

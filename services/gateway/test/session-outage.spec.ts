@@ -68,6 +68,12 @@ describe('sessions and a running flow through a Redis outage', () => {
       .post('/api/v1/auth/login')
       .send({ email: user.email, password: user.password });
     expect(loginDuringOutage.status).toBe(503);
+    // A limited route whose counters cannot be reached: 503, never let through uncounted, never a 500.
+    const feedback = await request(stack.url)
+      .post('/api/v1/feedback')
+      .send({ name: 'F', email: 'f@example.com', subject: 'S', message: 'M' });
+    expect(feedback.status).toBe(503);
+    expect(feedback.body.message).toBe(MESSAGES.serviceUnavailable);
 
     redis = await startRedis(port);
     const deadline = Date.now() + 30_000;

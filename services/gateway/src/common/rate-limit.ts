@@ -1,25 +1,25 @@
 import {
-  CanActivate,
   ExecutionContext,
   HttpException,
   HttpStatus,
-  Inject,
   Injectable,
   ServiceUnavailableException,
   SetMetadata,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerModule, ThrottlerOptions } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { MESSAGES } from '@forkvote/contracts';
 import { REDIS } from '@forkvote/platform';
-import type { Request } from 'express';
-import Redis from 'ioredis';
+import type { Request, Response } from 'express';
+import type Redis from 'ioredis';
 import { GatewayConfig } from '../gateway.config';
-import { hostRoom } from '../waiting-room/room-identity';
+import { roomCallerOf } from '../waiting-room/room-identity';
 
 interface Rule {
   /**
-   * Counted per client address, per account (the email in the body), or per room (the room of the host's
-   * bearer token; a request without a valid one is not counted here, and is refused by its handler).
+   * Counted per client address (an IPv6 client by its /64, all of which one subscriber holds), per account
+   * (the email in the body), or per room (the host's room, as RoomHostGuard found it). A request with no
+   * email or room is not counted by that rule.
    */
   per: 'ip' | 'email' | 'room';
   limit: number;
@@ -27,10 +27,11 @@ interface Rule {
 }
 
 /**
- * Requests allowed per window. Counters live in Redis, so the limits hold across gateway replicas.
- * Login is throttled by its own rules (auth/login-throttle.ts). A place search or photo that misses the
- * cache is a paid call to Google (or a share of Overpass's fair use), so anonymous callers get a budget: a
- * burst a person browsing never reaches, and an hourly ceiling.
+ * Requests allowed per window, counted by @nestjs/throttler in Redis, so the limits hold across gateway
+ * replicas. Login is throttled by its own rules (auth/login-throttle.ts): a success gives its attempt back,
+ * which a throttler cannot. A place search or photo that misses the cache is a paid call to Google (or a
+ * share of Overpass's fair use), so anonymous callers get a budget: a burst a person browsing never
+ * reaches, and an hourly ceiling.
  */
 export const RATE_LIMITS = {
   register: [{ per: 'ip', limit: 20, windowSeconds: 3600 }],
@@ -53,8 +54,10 @@ export const RATE_LIMITS = {
   ],
 } satisfies Record<string, Rule[]>;
 
+type RuleName = keyof typeof RATE_LIMITS;
+
 /** What a refused caller reads (the web app shows the server's message); by default, too many attempts. */
-const REFUSAL_MESSAGES: Partial<Record<keyof typeof RATE_LIMITS, string>> = {
+const REFUSAL_MESSAGES: Partial<Record<RuleName, string>> = {
   feedback: MESSAGES.tooManyMessages,
   placesSearch: MESSAGES.tooManySearches,
   placesPhoto: MESSAGES.tooManySearches,
@@ -62,63 +65,85 @@ const REFUSAL_MESSAGES: Partial<Record<keyof typeof RATE_LIMITS, string>> = {
 };
 
 const RATE_LIMIT_KEY = 'forkvote:rate-limit';
-export const RateLimit = (name: keyof typeof RATE_LIMITS) => SetMetadata(RATE_LIMIT_KEY, name);
 
-@Injectable()
-export class RateLimitGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly config: GatewayConfig,
-    @Inject(REDIS) private readonly redis: Redis,
-  ) {}
+const ruleOf = (context: ExecutionContext): RuleName | undefined =>
+  Reflect.getMetadata(RATE_LIMIT_KEY, context.getHandler()) as RuleName | undefined;
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const name = this.reflector.get<keyof typeof RATE_LIMITS | undefined>(
-      RATE_LIMIT_KEY,
-      context.getHandler(),
-    );
-    if (!name || this.config.RATE_LIMIT_SCALE === 0) return true;
-    const req = context.switchToHttp().getRequest<Request>();
-    for (const [index, rule] of (RATE_LIMITS[name] as Rule[]).entries()) {
-      const subject = this.subject(rule, req);
-      if (!subject) continue;
-      const key = `${this.config.REDIS_PREFIX}:rate:${name}:${index}:${rule.per}:${subject}`;
-      const [[, count], , [, ttl]] = await this.counted(key, rule.windowSeconds);
-      if (count > Math.ceil(rule.limit * this.config.RATE_LIMIT_SCALE)) {
-        context
-          .switchToHttp()
-          .getResponse()
-          .setHeader('Retry-After', String(Math.max(ttl, 1)));
-        throw new HttpException(
-          REFUSAL_MESSAGES[name] ?? MESSAGES.tooManyAttempts,
-          HttpStatus.TOO_MANY_REQUESTS,
-        );
-      }
-    }
-    return true;
+/** Who a rule counts: '' when the request has nothing of that kind (it is then not counted by the rule). */
+function subjectOf(per: Rule['per'], req: Request): string {
+  switch (per) {
+    case 'ip':
+      return req.ip ?? 'unknown';
+    case 'email':
+      return typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase().slice(0, 320) : '';
+    case 'room':
+      return roomCallerOf(req)?.roomId ?? '';
   }
+}
 
-  private subject(rule: Rule, req: Request): string {
-    switch (rule.per) {
-      case 'ip':
-        return req.ip ?? 'unknown';
-      case 'email':
-        return typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase().slice(0, 320) : '';
-      case 'room':
-        return hostRoom(req, this.config)?.roomId ?? '';
-    }
-  }
+/**
+ * One named throttler per rule (`placesSearch.0`, `placesSearch.1`, …), each consulted only on the routes
+ * marked with its rule. RATE_LIMIT_SCALE scales every limit (0 turns them off, as load tests need).
+ */
+function throttlersOf(config: GatewayConfig): ThrottlerOptions[] {
+  return Object.entries(RATE_LIMITS).flatMap(([name, rules]) =>
+    (rules as Rule[]).map((rule, index) => ({
+      name: `${name}.${index}`,
+      limit: Math.ceil(rule.limit * config.RATE_LIMIT_SCALE),
+      ttl: rule.windowSeconds * 1000,
+      skipIf: (context: ExecutionContext) =>
+        config.RATE_LIMIT_SCALE === 0 ||
+        ruleOf(context) !== name ||
+        (rule.per !== 'ip' && !subjectOf(rule.per, context.switchToHttp().getRequest<Request>())),
+      // An address is the library's own tracker: IPv4 as it is, IPv6 by its /64.
+      ...(rule.per === 'ip'
+        ? {}
+        : { getTracker: (req: Record<string, unknown>) => subjectOf(rule.per, req as unknown as Request) }),
+    })),
+  );
+}
 
-  /** Counters that cannot be reached mean 503: never a call let through unthrottled, never a 500. */
-  private async counted(key: string, windowSeconds: number) {
+/** Redis that cannot be reached means 503: never a call let through unthrottled, never a 500. */
+class RateLimitStorage extends ThrottlerStorageRedisService {
+  override async increment(...args: Parameters<ThrottlerStorageRedisService['increment']>) {
     try {
-      return (await this.redis.multi().incr(key).expire(key, windowSeconds, 'NX').ttl(key).exec()) as [
-        [Error | null, number],
-        [Error | null, number],
-        [Error | null, number],
-      ];
+      return await super.increment(...args);
     } catch {
       throw new ServiceUnavailableException(MESSAGES.serviceUnavailable);
     }
   }
 }
+
+/** The throttler's settings: its counters in the gateway's Redis, under the stack's key prefix. */
+export const RateLimitModule = ThrottlerModule.forRootAsync({
+  inject: [GatewayConfig, REDIS],
+  useFactory: (config: GatewayConfig, redis: Redis) => ({
+    throttlers: throttlersOf(config),
+    storage: new RateLimitStorage(redis),
+    generateKey: (_context, tracker, throttler) => `${config.REDIS_PREFIX}:rate:${throttler}:${tracker}`,
+    // The one header a refusal carries is Retry-After (below); no X-RateLimit-* on every answer.
+    setHeaders: false,
+  }),
+});
+
+/** @nestjs/throttler's guard; a refusal says what the rule's callers read, and when to try again. */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    context
+      .switchToHttp()
+      .getResponse<Response>()
+      .setHeader('Retry-After', String(Math.max(detail.timeToBlockExpire, 1)));
+    const name = ruleOf(context);
+    throw new HttpException(
+      (name && REFUSAL_MESSAGES[name]) ?? MESSAGES.tooManyAttempts,
+      HttpStatus.TOO_MANY_REQUESTS,
+    );
+  }
+}
+
+/** Limits the route by the named rules; the route lists RateLimitGuard after the guards that find its caller. */
+export const RateLimit = (name: RuleName) => SetMetadata(RATE_LIMIT_KEY, name);

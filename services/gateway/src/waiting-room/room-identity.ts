@@ -103,9 +103,12 @@ export class RoomHostGuard implements CanActivate {
   }
 }
 
+/** The caller a room guard established on this request, if one ran. */
+export const roomCallerOf = (req: Request): RoomCaller | undefined => (req as WithCaller).roomCaller;
+
 /** The caller a room guard established. */
 export const Caller = createParamDecorator(
-  (_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<WithCaller>().roomCaller!,
+  (_: unknown, context: ExecutionContext) => roomCallerOf(context.switchToHttp().getRequest<Request>())!,
 );
 
 /**

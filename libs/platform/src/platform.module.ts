@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ConfigModule, registerAs } from '@nestjs/config';
 import { HEALTH_PATTERNS, ServiceName } from '@forkvote/contracts';
 import { loadConfig, PlatformConfig } from './config';
 import { DatabaseModule, DatabaseOptions } from './database';
@@ -18,17 +19,24 @@ const clientProvider = {
   useFactory: (config: PlatformConfig): StreamsClient => createServiceClient(config),
 };
 
+/**
+ * The process's settings, held by @nestjs/config: read from the environment and validated once by the
+ * config class's own class-validator rules (a bad or missing value stops the process, naming it), under one
+ * namespace that is injected as the class itself.
+ */
 @Global()
 @Module({})
 class ConfigHostModule {
   static register(configClass: new () => PlatformConfig): DynamicModule {
-    const provider = { provide: configClass, useFactory: () => loadConfig(configClass) };
+    const settings = registerAs('forkvote', () => loadConfig(configClass));
     // Subclasses are also reachable as PlatformConfig, so platform providers can inject the base class.
     const asBase =
       configClass === PlatformConfig ? [] : [{ provide: PlatformConfig, useExisting: configClass }];
     return {
       module: ConfigHostModule,
-      providers: [provider, ...asBase],
+      // No .env file: the environment is the only source, here as in the cluster.
+      imports: [ConfigModule.forRoot({ ignoreEnvFile: true, load: [settings] })],
+      providers: [{ provide: configClass, useExisting: settings.KEY }, ...asBase],
       exports: [configClass, PlatformConfig],
     };
   }

@@ -67,7 +67,7 @@ return id`;
 /**
  * What a room event changes in the room's member set: `+<userId>` joined, `-<userId>` left, `x` the room
  * closed (nobody is a member any more), or '' nothing. Read by PUBLISH_SCRIPT (its ARGV[6]), which keeps
- * the set in Redis, and by gateways, which keep a copy of it for the rooms they stream.
+ * the set in Redis, and by gateways, which end the streams of a member who left.
  */
 export function membershipChange(event: string, data: unknown): string {
   if (event !== ROOM_EVENTS.userJoined && event !== ROOM_EVENTS.userLeft) return '';
@@ -75,13 +75,6 @@ export function membershipChange(event: string, data: unknown): string {
   if (typeof userId !== 'string') return '';
   if (event === ROOM_EVENTS.userJoined) return `+${userId}`;
   return roomClosed === true ? 'x' : `-${userId}`;
-}
-
-/** Applies a change `membershipChange` answered to a set of user ids, as PUBLISH_SCRIPT does in Redis. */
-export function applyMembershipChange(members: Set<string>, change: string): void {
-  if (change === 'x') members.clear();
-  else if (change.startsWith('+')) members.add(change.slice(1));
-  else if (change.startsWith('-')) members.delete(change.slice(1));
 }
 
 /**
@@ -143,11 +136,6 @@ export async function listedMember(
   userId: string,
 ): Promise<boolean> {
   return (await redis.sismember(roomEventKeys.members(prefix, roomId), userId)) === 1;
-}
-
-/** The user ids the room's member set lists (none when it is not there). */
-export async function listedMembers(redis: Redis, prefix: string, roomId: string): Promise<string[]> {
-  return redis.smembers(roomEventKeys.members(prefix, roomId));
 }
 
 /** Parses a message from the channel; null if it is not one of ours. */

@@ -3,7 +3,10 @@ import type Redis from 'ioredis';
 import { GatewayConfig } from '../gateway.config';
 import { ShutdownState } from '../health/shutdown-state';
 import { ROOM_EVENTS } from '@forkvote/contracts';
-import { compareEventIds, HEARTBEAT_MS, HEARTBEAT_SLICES, RoomEventsHub } from './room-events.hub';
+import { parseRoomEvent } from '@forkvote/room-events';
+import { HEARTBEAT_MS, HEARTBEAT_SLICES } from './heartbeats';
+import { RoomEventsHub } from './room-events.hub';
+import { compareEventIds } from './stream-replay';
 
 describe('compareEventIds', () => {
   it('orders stream ids by time, then by sequence, as numbers rather than text', () => {
@@ -13,6 +16,33 @@ describe('compareEventIds', () => {
     expect(compareEventIds('1700000000000-3', '1700000000000-3')).toBe(0);
   });
 });
+
+/** A hub whose room subscriptions run on a stand-in for the Redis subscriber connection. */
+function hubOn(redis: object, subscriber: { ssubscribe: (channel: string) => Promise<unknown> }) {
+  const hub = new RoomEventsHub(
+    { REDIS_PREFIX: 'fv' } as GatewayConfig,
+    redis as unknown as Redis,
+    { draining: false } as ShutdownState,
+  );
+  const internals = hub as unknown as {
+    subscriptions: { listen(subscriber: object): void };
+    heartbeats: { tick(): void; sizes: number[] };
+    deliver(event: object): void;
+  };
+  internals.subscriptions.listen({
+    on: () => undefined,
+    sunsubscribe: () => Promise.resolve(1),
+    quit: () => Promise.resolve('OK'),
+    ...subscriber,
+  });
+  return {
+    hub,
+    beat: () => internals.heartbeats.tick(),
+    slices: () => internals.heartbeats.sizes,
+    /** An event as it arrives on the room's channel. */
+    deliver: (message: string) => internals.deliver(parseRoomEvent(message)!),
+  };
+}
 
 describe('RoomEventsHub subscriptions', () => {
   /** Just enough of an Express response for a stream: what was written, and whether it ended. */
@@ -61,12 +91,7 @@ describe('RoomEventsHub subscriptions', () => {
         return refuse ? Promise.reject(new Error('Redis is away')) : Promise.resolve(1);
       },
     };
-    const hub = new RoomEventsHub(
-      { REDIS_PREFIX: 'fv' } as GatewayConfig,
-      {} as Redis,
-      { draining: false } as ShutdownState,
-    );
-    (hub as unknown as { subscriber: unknown }).subscriber = subscriber;
+    const { hub } = hubOn({ sismember: async () => 1 }, subscriber);
     const member = { roomId: 'room-1', code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
 
     const first = fakeResponse();
@@ -85,23 +110,16 @@ describe('RoomEventsHub subscriptions', () => {
   it('sends an event once to a stream whose replay already held it', async () => {
     const joined = { userId: 'u2', userName: 'Uma' };
     const redis = {
-      smembers: async () => ['u1'],
+      sismember: async () => 1,
       // The room's log holds the event; its live copy reaches the hub only after the replay was read.
       xrange: async () => [['1700000000000-0', ['e', ROOM_EVENTS.userJoined, 'd', JSON.stringify(joined)]]],
     };
-    const hub = new RoomEventsHub(
-      { REDIS_PREFIX: 'fv' } as GatewayConfig,
-      redis as unknown as Redis,
-      { draining: false } as ShutdownState,
-    );
-    (hub as unknown as { subscriber: unknown }).subscriber = { ssubscribe: () => Promise.resolve(1) };
+    const { hub, deliver: arrives } = hubOn(redis, { ssubscribe: () => Promise.resolve(1) });
     const res = fakeResponse();
     const member = { roomId: 'room-1', code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
     expect(await hub.attach(res as unknown as Response, member, '0-0', async () => true)).toBe(true);
     const deliver = (id: string) =>
-      (hub as unknown as { deliver(message: string): void }).deliver(
-        `room-1\n${id}\n${ROOM_EVENTS.userJoined}\n${JSON.stringify(joined)}`,
-      );
+      arrives(`room-1\n${id}\n${ROOM_EVENTS.userJoined}\n${JSON.stringify(joined)}`);
     deliver('1700000000000-0');
     deliver('1700000000000-1');
     const ids = res.written.join('').match(/^id: .*$/gm);
@@ -116,15 +134,12 @@ describe('RoomEventsHub subscriptions', () => {
   });
 
   it('sends heartbeats only to the streams of rooms that carried no event since the last beat', async () => {
-    const hub = new RoomEventsHub(
-      { REDIS_PREFIX: 'fv' } as GatewayConfig,
-      { smembers: async () => ['u1', 'u2'] } as unknown as Redis,
-      { draining: false } as ShutdownState,
+    const { hub, beat, deliver } = hubOn(
+      { sismember: async () => 1 },
+      { ssubscribe: () => Promise.resolve(1) },
     );
-    (hub as unknown as { subscriber: unknown }).subscriber = { ssubscribe: () => Promise.resolve(1) };
-    const internals = hub as unknown as { beat(): void; deliver(message: string): void };
     const beatRound = () => {
-      for (let i = 0; i < HEARTBEAT_SLICES; i++) internals.beat();
+      for (let i = 0; i < HEARTBEAT_SLICES; i++) beat();
     };
     const busy = fakeResponse();
     const quiet = fakeResponse();
@@ -136,7 +151,7 @@ describe('RoomEventsHub subscriptions', () => {
       undefined,
       async () => true,
     );
-    internals.deliver(`busy\n${Date.now()}-0\n${ROOM_EVENTS.nudge}\n{}`);
+    deliver(`busy\n${Date.now()}-0\n${ROOM_EVENTS.nudge}\n{}`);
     const before = [busy.written.length, quiet.written.length];
     beatRound();
     expect(busy.written.length).toBe(before[0]);
@@ -153,16 +168,10 @@ describe('RoomEventsHub subscriptions', () => {
   });
 
   it('beats a slice of the rooms at a time, and every room once a round', async () => {
-    const hub = new RoomEventsHub(
-      { REDIS_PREFIX: 'fv' } as GatewayConfig,
-      { smembers: async () => ['u1'] } as unknown as Redis,
-      { draining: false } as ShutdownState,
+    const { hub, beat, slices } = hubOn(
+      { sismember: async () => 1 },
+      { ssubscribe: () => Promise.resolve(1) },
     );
-    (hub as unknown as { subscriber: unknown }).subscriber = {
-      ssubscribe: () => Promise.resolve(1),
-      sunsubscribe: () => Promise.resolve(1),
-    };
-    const internals = hub as unknown as { beat(): void };
     const member = { code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
     const streams = Array.from({ length: 2 * HEARTBEAT_SLICES + 1 }, () => fakeResponse());
     for (const [i, res] of streams.entries()) {
@@ -174,33 +183,26 @@ describe('RoomEventsHub subscriptions', () => {
       );
     }
     const beats = () => streams.map((res) => res.written.filter((text) => text === ':\n\n').length);
-    internals.beat();
+    beat();
     // The first slice holds the first room made, and each slice after it every HEARTBEAT_SLICES-th room.
     expect(beats().filter((n) => n === 1)).toHaveLength(3);
-    for (let i = 1; i < HEARTBEAT_SLICES; i++) internals.beat();
+    for (let i = 1; i < HEARTBEAT_SLICES; i++) beat();
     expect(beats()).toEqual(streams.map(() => 1));
 
     // A room whose last stream closed leaves its slice (nothing keeps it), and the others beat on.
-    const slices = (hub as unknown as { beatSlices: Set<unknown>[] }).beatSlices;
-    expect(slices[0].size).toBe(3);
+    expect(slices()[0]).toBe(3);
     streams[0].close();
-    expect(slices[0].size).toBe(2);
-    internals.beat();
+    expect(slices()[0]).toBe(2);
+    beat();
     expect(beats()[0]).toBe(1);
     expect(beats()[HEARTBEAT_SLICES]).toBe(2);
   });
 
   it('sends no heartbeat to a stream still opening, and ends an opening stream as a stream', async () => {
     let admit: (member: boolean) => void = () => undefined;
-    const hub = new RoomEventsHub(
-      { REDIS_PREFIX: 'fv' } as GatewayConfig,
-      { smembers: async () => [], sismember: async () => 0 } as unknown as Redis,
-      { draining: false } as ShutdownState,
-    );
-    (hub as unknown as { subscriber: unknown }).subscriber = { ssubscribe: () => Promise.resolve(1) };
-    const internals = hub as unknown as { beat(): void };
+    const { hub, beat } = hubOn({ sismember: async () => 0 }, { ssubscribe: () => Promise.resolve(1) });
     const beatRound = () => {
-      for (let i = 0; i < HEARTBEAT_SLICES; i++) internals.beat();
+      for (let i = 0; i < HEARTBEAT_SLICES; i++) beat();
     };
     const res = fakeResponse();
     const member = { roomId: 'room-1', code: 'ABCDEF', userId: 'u1', userName: 'Ula' };
@@ -237,7 +239,7 @@ describe('RoomEventsHub subscriptions', () => {
     // And one ended during its replay gets nothing written after its end.
     let replay: (entries: unknown[]) => void = () => undefined;
     (hub as unknown as { redis: unknown }).redis = {
-      smembers: async () => ['u3'],
+      sismember: async () => 1,
       xrange: () => new Promise((resolve) => (replay = resolve)),
     };
     const replaying = fakeResponse();
@@ -260,25 +262,16 @@ describe('RoomEventsHub subscriptions', () => {
   });
 
   describe('membership', () => {
-    /** A hub on a subscriber that always subscribes, and a Redis whose member set the test controls. */
-    function hubWithMemberSet(listed: () => Promise<string[]>) {
+    /** A hub whose member set in Redis lists `listed`, and whose rooms service answers `inRooms`. */
+    function hubWithMemberSet(listed: string[], inRooms: string[] = []) {
       const lookups: string[] = [];
       const redis = {
-        smembers: () => listed(),
         sismember: (_key: string, userId: string) => {
           lookups.push(userId);
-          return Promise.resolve(0);
+          return Promise.resolve(listed.includes(userId) ? 1 : 0);
         },
       };
-      const hub = new RoomEventsHub(
-        { REDIS_PREFIX: 'fv' } as GatewayConfig,
-        redis as unknown as Redis,
-        { draining: false } as ShutdownState,
-      );
-      (hub as unknown as { subscriber: unknown }).subscriber = {
-        ssubscribe: () => Promise.resolve(1),
-        sunsubscribe: () => Promise.resolve(1),
-      };
+      const { hub, deliver } = hubOn(redis, { ssubscribe: () => Promise.resolve(1) });
       const asked: string[] = [];
       const open = async (userId: string) => {
         const res = fakeResponse();
@@ -288,62 +281,41 @@ describe('RoomEventsHub subscriptions', () => {
           undefined,
           async () => {
             asked.push(userId);
-            return false;
+            return inRooms.includes(userId);
           },
         );
-        return { opened, written: res.written.join('') };
+        return { opened, written: res.written.join(''), res };
       };
       const event = (name: string, data: object) =>
-        (hub as unknown as { deliver(message: string): void }).deliver(
-          `room-1\n${Date.now()}-0\n${name}\n${JSON.stringify(data)}`,
-        );
-      return { hub, open, event, lookups, asked };
+        deliver(`room-1\n${Date.now()}-0\n${name}\n${JSON.stringify(data)}`);
+      return { open, event, lookups, asked };
     }
 
-    it('admits a room’s later streams from its member set, kept from the room’s own events', async () => {
-      const { open, event, lookups, asked } = hubWithMemberSet(async () => ['u1', 'u2']);
+    it('admits a stream when the room’s member set in Redis lists the user, without asking rooms', async () => {
+      const { open, lookups, asked } = hubWithMemberSet(['u1', 'u2']);
       expect((await open('u1')).opened).toBe(true);
-      event(ROOM_EVENTS.userJoined, { userId: 'u3', userName: 'Uma' });
-      expect((await open('u3')).opened).toBe(true);
       expect((await open('u2')).opened).toBe(true);
-      expect(lookups).toEqual([]);
+      expect(lookups).toEqual(['u1', 'u2']);
       expect(asked).toEqual([]);
-
-      // Someone who left is looked up (the set in Redis, then rooms), and refused with nothing written.
-      event(ROOM_EVENTS.userLeft, { userId: 'u2', userName: 'Ugo' });
-      expect(await open('u2')).toEqual({ opened: false, written: '' });
-      expect(lookups).toEqual(['u2']);
-      expect(asked).toEqual(['u2']);
-      // A closed room has no members left.
-      event(ROOM_EVENTS.userLeft, { userId: 'u1', userName: 'Ula', roomClosed: true });
-      expect((await open('u3')).opened).toBe(false);
     });
 
-    it('applies what changed while the set was being read on top of what was read', async () => {
-      let answer: (ids: string[]) => void = () => undefined;
-      const { open, event, lookups } = hubWithMemberSet(
-        () => new Promise<string[]>((resolve) => (answer = resolve)),
-      );
-      const first = open('u1');
-      await new Promise((resolve) => setImmediate(resolve));
-      // u2 leaves and u3 joins after the subscription, before the read answers (which still lists u2).
-      event(ROOM_EVENTS.userLeft, { userId: 'u2', userName: 'Ugo' });
-      event(ROOM_EVENTS.userJoined, { userId: 'u3', userName: 'Uma' });
-      answer(['u1', 'u2']);
-      expect((await first).opened).toBe(true);
+    it('asks rooms only when the set does not list the user, and refuses with nothing written', async () => {
+      // u3 joined a moment ago: the set does not list them yet, rooms does.
+      const { open, asked } = hubWithMemberSet(['u1'], ['u3']);
       expect((await open('u3')).opened).toBe(true);
-      expect(lookups).toEqual([]);
-      expect((await open('u2')).opened).toBe(false);
-      expect(lookups).toEqual(['u2']);
+      expect(await open('u4')).toMatchObject({ opened: false, written: '' });
+      expect(asked).toEqual(['u3', 'u4']);
     });
 
-    it('trusts no kept set once the subscriber’s connection has dropped', async () => {
-      const { hub, open, lookups } = hubWithMemberSet(async () => ['u1', 'u2']);
-      expect((await open('u1')).opened).toBe(true);
-      (hub as unknown as { distrustMembers(): void }).distrustMembers();
-      // Events may have been missed: every stream of the room is looked up again.
-      expect((await open('u2')).opened).toBe(false);
-      expect(lookups).toEqual(['u2']);
+    it('ends the streams of a member who left, and every stream of a closed room', async () => {
+      const { open, event } = hubWithMemberSet(['u1', 'u2', 'u3']);
+      const [u1, u2, u3] = [await open('u1'), await open('u2'), await open('u3')];
+      event(ROOM_EVENTS.userLeft, { userId: 'u2', userName: 'Ugo' });
+      expect(u2.res.ended).toBe(true);
+      expect(u2.res.written.join('')).toContain('event: USER_LEFT');
+      expect([u1.res.ended, u3.res.ended]).toEqual([false, false]);
+      event(ROOM_EVENTS.userLeft, { userId: 'u1', userName: 'Ula', roomClosed: true });
+      expect([u1.res.ended, u3.res.ended]).toEqual([true, true]);
     });
   });
 });

@@ -107,8 +107,8 @@ export class RoomHostGuard implements CanActivate {
 export const roomCallerOf = (req: Request): RoomCaller | undefined => (req as WithCaller).roomCaller;
 
 /** The caller a room guard established. */
-export const Caller = createParamDecorator(
-  (_: unknown, context: ExecutionContext) => roomCallerOf(context.switchToHttp().getRequest<Request>())!,
+export const Caller = createParamDecorator((_: unknown, context: ExecutionContext) =>
+  roomCallerOf(context.switchToHttp().getRequest<Request>())!,
 );
 
 /**

@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiCall } from './api-docs';
 import { ApiTags } from '@nestjs/swagger';
 import { GatewayConfig } from './gateway.config';
 
@@ -9,6 +10,7 @@ export class PublicConfigController {
   constructor(private readonly config: GatewayConfig) {}
 
   @Get()
+  @ApiCall('What the web app needs to know: the bot-check site key and the environment.', 'PublicConfig')
   get() {
     return {
       /** Empty: the bot check runs in development mode and the app sends the development token. */

@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Ip, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiCall, SESSION } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
 import {
@@ -34,6 +35,8 @@ export class AuthController {
 
   /** Called by the web app on load; answers the current access token payload or 401. */
   @Post('verify-token')
+  @ApiCall('The signed-in user, from the session cookie (or bearer token).', 'AccessTokenPayload')
+  @SESSION()
   @HttpCode(200)
   @UseGuards(SessionGuard)
   verifyToken(@Session() session: SessionClaims): Promise<AccessTokenPayload> {
@@ -43,6 +46,7 @@ export class AuthController {
   }
 
   @Post('login')
+  @ApiCall('Signs in; sets the session cookie.', 'AccessTokenPayload')
   @HttpCode(200)
   async login(
     @Body() body: LoginDto,
@@ -65,6 +69,10 @@ export class AuthController {
 
   /** Creates the account and answers the checkout address the browser goes to next. */
   @Post('register')
+  @ApiCall(
+    'Creates the account and a checkout for the chosen plan; the browser goes to `stripeCheckoutUrl`.',
+    'CheckoutAnswer',
+  )
   @HttpCode(200)
   @RateLimit('register')
   @UseGuards(RateLimitGuard)
@@ -78,6 +86,8 @@ export class AuthController {
   }
 
   @Post('subscribe')
+  @ApiCall('A checkout for a new plan of the signed-in user.', 'CheckoutAnswer')
+  @SESSION()
   @HttpCode(200)
   @UseGuards(SessionGuard)
   async subscribe(
@@ -94,6 +104,8 @@ export class AuthController {
 
   /** Revokes the token server-side, so a copy of the cookie stops working too. */
   @Post('logout')
+  @ApiCall('Ends the session everywhere it is recorded and clears the cookie.', 'Message')
+  @SESSION()
   @HttpCode(200)
   @UseGuards(SessionGuard)
   async logout(@Session() session: SessionClaims, @Res({ passthrough: true }) res: Response) {
@@ -103,6 +115,10 @@ export class AuthController {
   }
 
   @Post('reset-password')
+  @ApiCall(
+    'Mails a password-reset link, if the address has an account (the answer is the same either way).',
+    'Message',
+  )
   @HttpCode(200)
   @RateLimit('passwordReset')
   @UseGuards(RateLimitGuard)
@@ -111,6 +127,7 @@ export class AuthController {
   }
 
   @Post('reset-password-token')
+  @ApiCall('Sets a new password with the token from the reset link.', 'Message')
   @HttpCode(200)
   @RateLimit('passwordReset')
   @UseGuards(RateLimitGuard)

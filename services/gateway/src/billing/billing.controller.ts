@@ -11,6 +11,7 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import { ApiCall } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { BILLING, CHECKOUT_COOKIE, LocalCheckoutAccess, SessionClaims } from '@forkvote/contracts';
@@ -26,6 +27,7 @@ export class BillingController {
 
   /** Stripe's webhook: the signature is checked by billing over the exact bytes Stripe sent. */
   @Post('webhook')
+  @ApiCall('Stripe’s webhook (signed by Stripe).', 'Received')
   @HttpCode(200)
   async webhook(@Req() req: Request & { rawBody?: Buffer }, @Headers('stripe-signature') signature?: string) {
     if (!req.rawBody || !signature) throw new BadRequestException('Missing Stripe signature or body');

@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
+import { ApiCall } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
 import { AUTH, FeedbackDto } from '@forkvote/contracts';
@@ -11,6 +12,7 @@ export class FeedbackController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ClientProxy) {}
 
   @Post()
+  @ApiCall('Sends feedback to the team.', 'Message')
   @HttpCode(200)
   @RateLimit('feedback')
   @UseGuards(RateLimitGuard)

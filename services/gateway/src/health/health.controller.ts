@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCall } from '../api-docs';
+import { ApiServiceUnavailableResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { PublicHealth } from '@forkvote/contracts';
 import type { Response } from 'express';
 import { checkDependency, REDIS } from '@forkvote/platform';
@@ -20,6 +21,7 @@ export class HealthController {
 
   /** Liveness: the process answers. Nothing else, so a Redis hiccup never gets pods restarted. */
   @Get('live')
+  @ApiCall('Liveness: the process answers.', 'Status')
   @HttpCode(200)
   live() {
     return { status: 'ok' };
@@ -32,6 +34,7 @@ export class HealthController {
    * of the Service. Redis is asked within HEALTH_TIMEOUT_MS, under the probe's timeout.
    */
   @Get('ready')
+  @ApiCall('Readiness: Redis answers and the gateway is not draining.', 'Status')
   async ready(@Res({ passthrough: true }) res: Response) {
     const redis = await checkDependency(() => this.redis.ping(), this.config.HEALTH_TIMEOUT_MS);
     const ready = !this.shutdown.draining && redis.status === 'up';
@@ -41,8 +44,11 @@ export class HealthController {
 
   /** Public: up or degraded per part of the product; the operators' detail is on the metrics listener. */
   @Get()
-  @ApiOkResponse({ description: 'Every part of ForkVote answers.' })
-  @ApiServiceUnavailableResponse({ description: 'A part is degraded; `message` names it.' })
+  @ApiCall('Each part of ForkVote, up or degraded (at most a few seconds old).', 'PublicHealth')
+  @ApiServiceUnavailableResponse({
+    description: 'A part is degraded; `message` names it.',
+    schema: { $ref: getSchemaPath('PublicHealth') },
+  })
   async check(@Res({ passthrough: true }) res: Response): Promise<PublicHealth> {
     const report = await this.health.publicCheck();
     res.status(report.status === 'ok' ? 200 : 503).setHeader('Cache-Control', 'no-store');

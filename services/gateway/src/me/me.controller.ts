@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Inject, Patch, UseGuards } from '@nestjs/common';
+import { ApiCall, SESSION } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
 import { AUTH, BILLING, SessionClaims, StripeInformation, UpdateMeDto, WireUser } from '@forkvote/contracts';
@@ -7,21 +8,25 @@ import { Session, SessionGuard } from '../auth/session';
 
 @ApiTags('me')
 @Controller('me')
+@SESSION()
 @UseGuards(SessionGuard)
 export class MeController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ClientProxy) {}
 
   @Get()
+  @ApiCall('The signed-in user.', 'WireUser')
   getMe(@Session() session: SessionClaims): Promise<WireUser> {
     return callService(this.services, AUTH.getMe, { userId: session.sub });
   }
 
   @Patch()
+  @ApiCall('Changes name, default zip code, preferences and the feedback choice.', 'WireUser')
   updateMe(@Session() session: SessionClaims, @Body() body: UpdateMeDto): Promise<WireUser> {
     return callService(this.services, AUTH.updateMe, { userId: session.sub, body });
   }
 
   @Get('stripe')
+  @ApiCall('Billing information: the subscription and the customer portal address.', 'StripeInformation')
   stripe(@Session() session: SessionClaims): Promise<StripeInformation> {
     return callService(this.services, BILLING.stripeInformation, { userId: session.sub });
   }

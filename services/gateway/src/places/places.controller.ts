@@ -1,4 +1,5 @@
 import { BadRequestException, Controller, Get, Inject, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiCall, ApiQueryOf } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
 import {
@@ -26,12 +27,15 @@ export class PlacesController {
 
   /** Zip code → coordinates, from an offline US table. */
   @Get('geocode')
+  @ApiCall('Zip code → coordinates (US, offline table).', 'GeocodeAnswer')
+  @ApiQueryOf(GeocodeQueryDto)
   geocode(@Query() query: GeocodeQueryDto): Promise<GeocodeAnswer> {
     return callService(this.services, PLACES.geocode, query);
   }
 
   /** The place-type catalogue and the filter categories. */
   @Get('types')
+  @ApiCall('Every place type with its labels, and the filter groups.', 'PlaceTypesAnswer')
   types() {
     return callService(this.services, PLACES.types, {});
   }
@@ -41,6 +45,10 @@ export class PlacesController {
    * address or key). Served with a CSP that forbids scripts, since the demo's are SVG.
    */
   @Get('photo')
+  @ApiCall('A place’s photo, served by the gateway (the provider’s key never reaches a browser).', {
+    media: 'image/*',
+  })
+  @ApiQueryOf(PhotoQueryDto)
   @RateLimit('placesPhoto')
   @UseGuards(RateLimitGuard)
   async photo(@Query() query: PhotoQueryDto, @Res() res: Response): Promise<void> {
@@ -57,6 +65,11 @@ export class PlacesController {
 
   /** Place discovery: nearby places sorted by popularity or distance, filtered by type, open now and price. */
   @Get('nearby')
+  @ApiCall(
+    'Place discovery: nearby places by popularity or distance, filtered by type, open now and price, a page at a time.',
+    'PlacesAnswer',
+  )
+  @ApiQueryOf(NearbyQueryDto)
   @RateLimit('placesSearch')
   @UseGuards(RateLimitGuard)
   nearby(@Query() query: NearbyQueryDto): Promise<PlacesAnswer> {

@@ -16,8 +16,9 @@ import {
   UnauthorizedException,
   UseGuards,
 } from '@nestjs/common';
+import { ApiCall, ROOM_HOST, ROOM_MEMBER, SESSION } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
 import {
   CreateRoomAnswer,
@@ -30,6 +31,7 @@ import {
   NudgeAnswer,
   NudgeDto,
   PlacesAnswer,
+  ROOM_EVENTS,
   ROOM_ID_PATTERN,
   ROOM_MESSAGES,
   ROOMS,
@@ -68,6 +70,11 @@ export class WaitingRoomController {
 
   /** Hosts only: a logged-in user whose plan allows hosting. Answers the host's bearer token. */
   @Post('create')
+  @ApiCall(
+    'Opens a waiting room (hosts only); answers the host bearer token and sets the room cookie.',
+    'CreateRoomAnswer',
+  )
+  @SESSION()
   @HttpCode(200)
   @UseGuards(SessionGuard)
   async create(
@@ -86,6 +93,10 @@ export class WaitingRoomController {
   }
 
   @Patch('join')
+  @ApiCall(
+    'Joins a waiting room as a guest or as the signed-in user; sets the room cookie.',
+    'JoinRoomAnswer',
+  )
   @UseGuards(OptionalSessionGuard)
   async join(
     @Body() body: JoinRoomDto,
@@ -105,6 +116,8 @@ export class WaitingRoomController {
   }
 
   @Patch('leave')
+  @ApiCall('Leaves the room; the host leaving closes it for everyone.', 'Message')
+  @ROOM_MEMBER()
   @UseGuards(RoomMemberGuard)
   async leave(
     @Body() body: LeaveRoomDto,
@@ -123,6 +136,8 @@ export class WaitingRoomController {
   }
 
   @Post('start')
+  @ApiCall('Searches places and starts voting (host only).', 'PlacesAnswer')
+  @ROOM_HOST()
   @HttpCode(200)
   @RateLimit('startVoting')
   @UseGuards(RoomHostGuard, RateLimitGuard)
@@ -136,6 +151,8 @@ export class WaitingRoomController {
   }
 
   @Patch('vote')
+  @ApiCall('Casts the member’s votes on the 5 places of the batch.', 'VoteAnswer')
+  @ROOM_MEMBER()
   @UseGuards(RoomMemberGuard)
   vote(@Body() body: VoteDto, @Caller() caller: RoomCaller, @Req() req: Request) {
     const member = actsIn(caller, body.waitingRoomId, body.userId);
@@ -148,6 +165,8 @@ export class WaitingRoomController {
   }
 
   @Post('next-batch')
+  @ApiCall('Moves the room to its next batch (host only); says so when none is left.', 'NextBatchAnswer')
+  @ROOM_HOST()
   @HttpCode(200)
   @UseGuards(RoomHostGuard)
   nextBatch(
@@ -166,6 +185,8 @@ export class WaitingRoomController {
 
   /** Host only: reminds the members who have not voted on the batch (each at most once per 30 s). */
   @Post('nudge')
+  @ApiCall('Reminds the members who have not voted (host only; each member once per 30 s).', 'NudgeAnswer')
+  @ROOM_HOST()
   @HttpCode(200)
   @UseGuards(RoomHostGuard)
   nudge(@Body() body: NudgeDto, @Caller() caller: RoomCaller): Promise<NudgeAnswer> {
@@ -175,6 +196,11 @@ export class WaitingRoomController {
 
   /** The room this browser is in, for a page reload: answers 404 when it is in none. */
   @Get('current')
+  @ApiCall(
+    'The room this browser is in, for a reload: members, places, votes, results and the last event id.',
+    'RoomSnapshot',
+  )
+  @ROOM_MEMBER()
   async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<RoomSnapshot> {
     // A cookie that is no valid room token is a 401 (and goes), as on every other room call.
     let member: RoomMemberClaims;
@@ -198,6 +224,42 @@ export class WaitingRoomController {
 
   /** The room's live events (SPEC §4), for members only; `Last-Event-ID` resumes after a drop. */
   @Get('events/:waitingRoomId')
+  @ApiCall(
+    'The room’s live events as a server-sent event stream (members only). Each event has an `id`; send the last one as `Last-Event-ID` (or `lastEventId`) to resume after a drop, and receive every event missed, once, then `SUBSCRIBED_TO_SSE`. Events: ' +
+      Object.values(ROOM_EVENTS).join(', ') +
+      ' (payloads: `RoomEvents`). A comment line every 15 s keeps proxies open.',
+    { media: 'text/event-stream' },
+  )
+  @ROOM_MEMBER()
+  @ApiParam({
+    name: 'waitingRoomId',
+    description: 'The 6-character room code.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9]{6}$' },
+  })
+  @ApiQuery({
+    name: 'userId',
+    type: String,
+    required: false,
+    description: 'The member’s id (must match the room cookie).',
+  })
+  @ApiQuery({
+    name: 'userName',
+    type: String,
+    required: false,
+    description: 'Sent by the web app; not used.',
+  })
+  @ApiQuery({
+    name: 'lastEventId',
+    required: false,
+    description: 'Resume after this event id (as Last-Event-ID).',
+    schema: { type: 'string', pattern: '^\\d+-\\d+$' },
+  })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'The id of the last event received: the stream replays what came after it.',
+    schema: { type: 'string', pattern: '^\\d+-\\d+$' },
+  })
   @UseGuards(RoomMemberGuard)
   async events(
     @Param('waitingRoomId') waitingRoomId: string,

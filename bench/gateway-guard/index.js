@@ -135,7 +135,13 @@ async function main(args = parseArgs()) {
         // the gateway about to be measured, so each carries the garbage of its own setup and no other's.
         const rooms = await pool(Array.from({ length: Math.ceil(amount / 5) }), 20, async () => {
           const created = await (
-            await call(gateway.url, 'POST', '/api/v1/waiting-room/create', { userName: 'Host' }, { Cookie: host })
+            await call(
+              gateway.url,
+              'POST',
+              '/api/v1/waiting-room/create',
+              { userName: 'Host' },
+              { Cookie: host },
+            )
           ).json();
           const started = await (
             await call(gateway.url, 'POST', '/api/v1/waiting-room/start', NYC, {

@@ -5,7 +5,7 @@
  */
 'use strict';
 const path = require('node:path');
-const { SERVICES, ROOT } = require('./stack');
+const { SERVICES, ROOT } = require('@forkvote/launcher');
 
 async function main() {
   const { migrateService } = require(path.join(ROOT, 'libs/platform/dist'));

@@ -2,7 +2,7 @@
 /** `npm start`: build, make sure PostgreSQL and Redis answer, start every process, print the URL. */
 'use strict';
 const { spawnSync } = require('node:child_process');
-const { ensurePostgres, ensureRedis, startProcesses, ROOT } = require('./stack');
+const { ensurePostgres, ensureRedis, startProcesses, ROOT } = require('@forkvote/launcher');
 
 async function main() {
   const port = Number(process.env.PORT || 3000);

@@ -9,7 +9,7 @@
 'use strict';
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { startRedisCluster } = require('../libs/testing/src/stack');
+const { startRedisCluster } = require('@forkvote/testing/src/stack');
 
 const SUITES = [
   'libs/platform/test/streams-transport.spec.ts',

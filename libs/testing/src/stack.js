@@ -17,7 +17,7 @@ const {
   sleep,
   startProcesses,
   withDatabase,
-} = require('@forkvote/scripts/stack');
+} = require('@forkvote/launcher');
 
 async function dropDatabase(url) {
   const { Client } = require('pg');

@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * Starts ForkVote's processes and the infrastructure they need. Used by `npm start` and, through
- * @forkvote/testing's throw-away stacks, by the system tests, the Playwright setup and the benchmarks, so all
- * of them run the stack the same way.
+ * Starts ForkVote's processes and the infrastructure they need. Used by `npm start` (scripts/start.js), the
+ * migration Job (scripts/migrate.js) and, through @forkvote/testing's throw-away stacks, by the system
+ * tests, the Playwright setup and the benchmarks, so all of them run the stack the same way.
  * CommonJS on purpose: jest, Playwright and plain node can all require it without a build step.
  */
 'use strict';
@@ -11,7 +11,7 @@ const { existsSync, mkdirSync, chmodSync } = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
 /**
  * V8 options a process runs with, on its command line (the Dockerfile gives the gateway's the same): the
  * gateway holds a large, steady heap of open streams and makes short-lived objects per request, for which

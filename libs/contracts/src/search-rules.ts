@@ -62,7 +62,7 @@ export const priceWords = (level: string | undefined) => (isPriceLevel(level) ? 
 
 /**
  * Whether a place passes the price filter. A place with no known price passes: OpenStreetMap never has
- * one, and 'price unknown' is not a reason to leave a place out (docs/decisions.md).
+ * one, and 'price unknown' is not a reason to leave a place out (docs/adr/0036).
  */
 export function matchesPrice(level: string | undefined, wanted: readonly string[] | undefined): boolean {
   if (!wanted || wanted.length === 0 || !isPriceLevel(level)) return true;

@@ -15,8 +15,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 /**
  * V8 options a process runs with, on its command line (the Dockerfile gives the gateway's the same): the
  * gateway holds a large, steady heap of open streams and makes short-lived objects per request, for which
- * V8's allocation-site pretenuring and its default heap growth cost it CPU per call (bench/README.md,
- * "Gateway guard").
+ * V8's allocation-site pretenuring and its default heap growth cost it CPU per call (docs/adr/0047).
  */
 const V8_FLAGS = { gateway: ['--heap-growing-percent=100', '--no-allocation-site-pretenuring'] };
 

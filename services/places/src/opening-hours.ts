@@ -5,7 +5,7 @@ import { Place } from '@forkvote/contracts';
 /**
  * "Open now" from OpenStreetMap's `opening_hours` syntax. The hours are the place's wall-clock hours, so
  * they are read in the place's own time zone (found from its coordinates), whatever the server's TZ is:
- * a server in UTC tells a New York diner at 21:30 its local time, not 02:30 (docs/decisions.md).
+ * a server in UTC tells a New York diner at 21:30 its local time, not 02:30 (docs/adr/0035).
  */
 
 /** The place's time zone, from its coordinates (an offline boundary table); null far out at sea. */
@@ -30,7 +30,7 @@ export function wallClock(now: Date, timeZone: string): Date {
   return new Date(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
 }
 
-/** One formatter per time zone: making one costs ~50 µs, using it ~6 µs, and a search reads 60 places. */
+/** One formatter per time zone: making one costs many times what using one does, and a search reads 60 places. */
 const formats = new Map<string, Intl.DateTimeFormat>();
 function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
   let format = formats.get(timeZone);

@@ -26,9 +26,8 @@ export interface BatcherOptions {
   maxRunning?: number;
   /**
    * The least time (ms) from one batch's start to the next one's (5 unless given). A call after a quiet
-   * spell starts at once; under load, calls gather for up to this long and share one statement. At the
-   * vote storm's 950 ballots a second, 5 ms made batches of about five and cut PostgreSQL's CPU per ballot
-   * by a quarter (bench/README.md).
+   * spell starts at once; under load, calls gather for up to this long and share one statement
+   * (docs/adr/0015 says what 5 ms gave).
    */
   minIntervalMs?: number;
 }

@@ -162,7 +162,7 @@ export class StreamsClient extends ClientProxy {
     // ended, the first of them waited for the last to be handled: a sixth of a vote's latency through the
     // gateway, 40 in flight. Written one at a time, each request cost the gateway and Redis a write and a
     // read of its own. Every REQUESTS_PER_WRITE requests, or at the turn's end, keeps the first gain at
-    // little of the second's cost; 8 cost the gateway less than 4 and waited no longer (docs/decisions.md).
+    // little of the second's cost; 8 cost the gateway less than 4 and waited no longer (docs/adr/0010).
     if (this.outbox.length >= REQUESTS_PER_WRITE) this.flushOutbox();
     else if (this.outbox.length === 1) setImmediate(() => this.flushOutbox());
     return () => this.settle(id);
@@ -230,10 +230,8 @@ export class StreamsClient extends ClientProxy {
    * of its callback too. A Map that calls keep coming into and going out of makes a new hash table every few
    * dozen calls, and a replaced table still points at the entries it held; once the Map is old, so are its
    * tables, and a young collection treats their pointers as live until the next full collection. Through
-   * its callback, such an entry kept the caller's promise and the answer it settled with. Measured in a
-   * process making 20,000 calls, 32 at a time: 9.8–12.7 KB of each call promoted to the old generation and
-   * 18–24 µs of young collections a call before, 1.3 KB and 5.5 µs after; in the gateway (with its own V8
-   * setting, main.ts), 3.7 KB and 19.5 µs a join before, 1.8 KB and 15.9 µs after.
+   * its callback, such an entry kept the caller's promise and the answer it settled with, so every call's
+   * answer reached the old generation and was only freed by a full collection.
    */
   private settle(id: string, packet?: WritePacket): void {
     const call = this.pending.get(id);

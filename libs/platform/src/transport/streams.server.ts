@@ -92,7 +92,7 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
 
   /**
    * Our patterns are plain names ('rooms.vote'), found as they are. Nest's own lookup first tries each as
-   * JSON, and the SyntaxError it throws and catches for every request cost 3 % of rooms' CPU under load.
+   * JSON, and the SyntaxError it throws and catches for every request is a cost on every call.
    */
   override getHandlerByPattern(pattern: string) {
     return this.messageHandlers.get(pattern) ?? super.getHandlerByPattern(pattern);

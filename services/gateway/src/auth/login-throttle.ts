@@ -17,7 +17,7 @@ import { GatewayConfig } from '../gateway.config';
  *   locked out by someone else's guessing, and is slowed at worst by the capped wait on a new device.
  * Every attempt counts as it arrives; a success (or an answer that is no wrong password) gives it back and
  * clears its pair and the account's count. Numbers scale with
- * RATE_LIMIT_SCALE (0 turns throttling off); docs/decisions.md records them.
+ * RATE_LIMIT_SCALE (0 turns throttling off); docs/adr/0024 records them.
  */
 export const LOGIN_LIMITS = {
   windowSeconds: 900,

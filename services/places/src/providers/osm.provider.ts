@@ -99,7 +99,7 @@ export function osmTypes(tags: Record<string, string>): string[] {
 
 /**
  * OSM has no popularity. We approximate it by how well-documented a place is: each of these tags is a
- * sign that people care enough to map it (documented in docs/decisions.md).
+ * sign that people care enough to map it (docs/adr/0031).
  */
 const POPULARITY_SIGNALS = [
   'wikidata',

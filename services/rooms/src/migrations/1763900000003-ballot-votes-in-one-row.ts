@@ -6,7 +6,7 @@ import { CREATE_VOTES_TABLE } from './1763900000001-voting';
  * table: a ballot becomes one heap tuple and one index entry instead of six of each, which the benchmark
  * showed as a third of PostgreSQL's work per vote. `cast_ballot` (src/sql/40-cast-ballot.sql) reads this
  * shape; the repeatable step after the migrations keeps it current. `down` restores the tables only: the
- * functions follow the build that runs (see docs/decisions.md, "Room rules in SQL files").
+ * functions follow the build that runs (docs/adr/0013).
  */
 export class BallotVotesInOneRow1763900000003 implements MigrationInterface {
   name = 'BallotVotesInOneRow1763900000003';

@@ -174,7 +174,7 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
       }
       // Published rows leave dead entries in the partial index until a vacuum. Walked in id order, an index
       // scan marks them dead once and stops at LIMIT; the bitmap scan the planner otherwise picks visits
-      // every one's heap page on every round (0.5 ms a round after 12,000 events, growing until a vacuum).
+      // every one's heap page on every round, a cost that grows until a vacuum (docs/adr/0040).
       await connection.client.query('SET enable_bitmapscan = off');
     } catch (err) {
       connection.release(err as Error);

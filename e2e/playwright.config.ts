@@ -9,8 +9,9 @@ export default defineConfig({
   testDir: './tests',
   outputDir: './test-results',
   globalSetup: './global-setup.ts',
+  // Two browsers at once, one spec file each: every test makes its own users and rooms on the shared stack.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   reporter: [['list']],

@@ -61,6 +61,8 @@ test('three people: create, join by link and by code, live presence, filters, vo
   browser,
   baseURL,
 }) => {
+  // Three browsers through a whole session: near the default minute on a loaded machine.
+  test.setTimeout(120_000);
   const host = await signedInPage(browser, baseURL!, 'Hana');
   const member = await signedInPage(browser, baseURL!, 'Max');
   const guestContext = await browser.newContext({ baseURL });
@@ -112,8 +114,12 @@ test('three people: create, join by link and by code, live presence, filters, vo
     await guest.getByText('Show voting details').click();
     await shot(guest, 'session-results');
 
-    // The host closes the session; the others are sent home and told why.
+    // The host closes the session (asked first: it ends the room for everyone); the others are sent home
+    // and told why.
     await host.page.getByRole('button', { name: 'Close Session' }).click();
+    await expect(host.page.getByRole('dialog')).toContainText('Close the session?');
+    await shot(host.page, 'results-close-session-confirm');
+    await host.page.getByRole('dialog').getByRole('button', { name: 'Close Session' }).click();
     await expect(host.page).toHaveURL(/\/$/);
     for (const page of [guest, member.page]) {
       await expect(page).toHaveURL(/\/$/);

@@ -61,6 +61,20 @@ test('"One person!" → "Invite Friends" copies the link and says "Copied to cli
     await page.getByRole('button', { name: 'Create Session' }).click();
     await expect(page).toHaveURL(/\/waiting-room$/);
     const code = (await page.getByTestId('room-code').textContent())!.trim();
+    // Dismissing the dialog (Escape, ×) does nothing: no copy, no start.
+    await page.evaluate("navigator.clipboard.writeText('untouched')");
+    await page.getByRole('button', { name: 'Start voting' }).click();
+    await expect(page.getByRole('dialog')).toContainText('One person!');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Start voting' }).click();
+    await expect(page.getByRole('dialog')).toContainText('One person!');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByText('Copied to clipboard!')).toHaveCount(0);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe('untouched');
+    await expect(page).toHaveURL(/\/waiting-room$/);
+
     await page.getByRole('button', { name: 'Start voting' }).click();
     await expect(page.getByRole('dialog')).toContainText('One person!');
     await page.getByRole('dialog').getByRole('button', { name: 'Invite Friends' }).click();

@@ -31,7 +31,10 @@ export function AlertDialog(props: {
   );
 }
 
-/** SPEC §2 confirm: Cancel and Continue (labels can change); Escape counts as cancel. */
+/**
+ * SPEC §2 confirm: Cancel and Continue (labels can change). Escape, × and a click outside count as cancel,
+ * unless `onDismiss` is given: where Cancel does something (its label says what), dismissing must not.
+ */
 export function ConfirmDialog(props: {
   open: boolean;
   title?: ReactNode;
@@ -39,12 +42,13 @@ export function ConfirmDialog(props: {
   cancelLabel?: string;
   continueLabel?: string;
   onResult: (confirmed: boolean) => void;
+  onDismiss?: () => void;
 }) {
   return (
     <Modal
       open={props.open}
       title={props.title}
-      onCancel={() => props.onResult(false)}
+      onCancel={() => (props.onDismiss ? props.onDismiss() : props.onResult(false))}
       keyboard
       centered
       footer={[

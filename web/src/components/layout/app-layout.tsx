@@ -1,6 +1,6 @@
 import { Alert } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Outlet, useMatches } from 'react-router';
+import { Outlet, ScrollRestoration, useMatches } from 'react-router';
 import type { RouteHandle } from '../../app/router';
 import { useAuth } from '../../auth/auth-context';
 import { useRoom } from '../../room/room-context';
@@ -47,6 +47,8 @@ export function AppLayout() {
         </Suspense>
       </main>
       <AppFooter />
+      {/* A new page opens at its top; Back returns to where the page was left. */}
+      <ScrollRestoration />
       {noticeLoaded && (
         <Suspense fallback={null}>
           <RoomNoticeDialog />

@@ -81,6 +81,7 @@ export function HostControls() {
           if (go) void begin();
           else void invite.copy();
         }}
+        onDismiss={() => setOnePerson(false)}
       />
       <ConfirmDialog
         open={confirmClose}

@@ -9,6 +9,7 @@ import {
 import { Alert, Button, Card, Col, List, Row, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../components/dialogs/dialogs';
 import { PlaceFacts } from '../../components/place-facts';
 import { ConnectionStatus } from '../../room/connection-status';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
@@ -80,6 +81,7 @@ export function ResultsPage() {
   const navigate = useNavigate();
   useRoomNavigation('/results');
   const [details, setDetails] = useState(false);
+  const [confirmClose, setConfirmClose] = useState(false);
   if (!state.room.waitingRoom) return <NoRoomDialog within="session" />;
   const result = state.voting.ballots;
   const winners = result ? result.ballots.filter((b) => result.winners.includes(b.placeId)) : [];
@@ -127,11 +129,22 @@ export function ResultsPage() {
       <Button
         danger
         className="fv-more"
-        onClick={() => leaveAndGoHome(navigate, leave)}
+        // The host's leave closes the room for everyone: asked first, as 'Close Waiting Room' is.
+        onClick={() => (state.room.isHost ? setConfirmClose(true) : leaveAndGoHome(navigate, leave))}
         loading={state.room.isLoading}
       >
         {state.room.isHost ? 'Close Session' : 'Leave Session'}
       </Button>
+      <ConfirmDialog
+        open={confirmClose}
+        title="Close the session?"
+        message="Everyone in the session will be sent back to the home page."
+        continueLabel="Close Session"
+        onResult={async (go) => {
+          setConfirmClose(false);
+          if (go) await leaveAndGoHome(navigate, leave);
+        }}
+      />
       <div className="fv-details-toggle">
         <Switch checked={details} onChange={setDetails} id="details" />{' '}
         <label htmlFor="details">Show voting details</label>

@@ -22,6 +22,8 @@ test('register with a plan → offline checkout → success → login → profil
   await expect(page.getByTestId('billing-state')).toHaveAttribute('data-state', 'trialing');
   await expect(page.getByText('Amount to be charged')).toBeVisible();
   await expect(page.getByText('$19.99')).toBeVisible();
+  // Nothing on the billing tab is edited by Save.
+  await expect(page.getByRole('button', { name: 'Save Changes' })).toHaveCount(0);
   await shot(page, 'profile-billing-trialing');
 
   // Save is enabled only with a change; an invalid zip says so.

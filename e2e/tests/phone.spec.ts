@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { shot } from './helpers';
+import { guestJoins, loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
 
 /** What a person on a phone meets: the findings of the phone review, each driven as they would. */
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
@@ -20,4 +20,78 @@ test('a page opens at its top, and Back returns to where the last one was left',
   await page.goBack();
   await expect(page).toHaveURL(/\/pricing$/);
   await expect.poll(() => page.evaluate<number>('window.scrollY')).toBeGreaterThan(left - 50);
+});
+
+test('robots.txt is a real robots file, and the app links its manifest', async ({ page, request }) => {
+  const robots = await request.get('/robots.txt');
+  expect(robots.status()).toBe(200);
+  expect(robots.headers()['content-type']).toMatch(/^text\/plain/);
+  expect(await robots.text()).toContain('Disallow: /api/');
+  await page.goto('/');
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  const manifest = await request.get(href!);
+  expect(manifest.status()).toBe(200);
+  expect(await manifest.json()).toMatchObject({ name: 'ForkVote', start_url: '/', display: 'standalone' });
+});
+
+test('a leave that fails keeps the guest in the room and says why, where they are (§8)', async ({
+  browser,
+  baseURL,
+}) => {
+  // The host at a desk, the guest on the phone (this file's settings apply to new contexts too).
+  const hostContext = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 720 },
+    isMobile: false,
+    hasTouch: false,
+  });
+  const guestContext = await browser.newContext({ baseURL });
+  try {
+    const host = await hostContext.newPage();
+    const email = uniqueEmail('leaver-host');
+    await registerByApi(hostContext, 'Lea Host', email);
+    await loginThroughUi(host, email, 'secret12');
+    await host.goto('/create-session');
+    await host.getByRole('button', { name: 'Create Session' }).click();
+    await expect(host).toHaveURL(/\/waiting-room$/);
+    const guest = await guestJoins(guestContext, host, 'Gus');
+    await expect(guest).toHaveURL(/\/waiting-room$/);
+
+    // The server refuses with its own message: that message, on the page the guest is on.
+    await guest.route('**/api/v1/waiting-room/leave', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 500, message: 'Something went wrong on our side.' }),
+      }),
+    );
+    await guest.getByRole('button', { name: 'Leave Waiting Room' }).click();
+    const alert = guest.getByRole('alert').filter({ hasText: 'Something went wrong on our side.' });
+    await expect(alert).toBeVisible();
+    await expect(alert).toBeInViewport();
+    await expect(guest).toHaveURL(/\/waiting-room$/);
+    await shot(guest, 'phone-leave-failed-390');
+
+    // An answer without a message: the SPEC's own words.
+    await guest.unroute('**/api/v1/waiting-room/leave');
+    await guest.route('**/api/v1/waiting-room/leave', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad Gateway</h1>' }),
+    );
+    await guest.getByRole('button', { name: 'Leave Waiting Room' }).click();
+    await expect(
+      guest.getByRole('alert').filter({ hasText: 'Failed to leave waiting room' }),
+    ).toBeInViewport();
+    await expect(guest).toHaveURL(/\/waiting-room$/);
+    await expect(host.getByText('People in the session (2)')).toBeVisible();
+
+    // And once the network is back, leaving works and lands at the top of the home page.
+    await guest.unroute('**/api/v1/waiting-room/leave');
+    await guest.getByRole('button', { name: 'Leave Waiting Room' }).click();
+    await expect(guest).toHaveURL(/\/$/);
+    await expect.poll(() => guest.evaluate<number>('window.scrollY')).toBe(0);
+    await expect(host.getByText('People in the session (1)')).toBeVisible();
+  } finally {
+    await hostContext.close();
+    await guestContext.close();
+  }
 });

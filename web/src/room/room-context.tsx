@@ -61,7 +61,8 @@ export interface RoomContextValue {
   create: (userName: string) => Promise<boolean>;
   join: (waitingRoomId: string, userName: string) => Promise<boolean>;
   /** Leaves the room; `notice` is shown once the person is out (at home). */
-  leave: (notice?: RoomNotice) => Promise<boolean>;
+  /** Leaves the room; `beforeLeft` runs once the server has it, before the room state empties. */
+  leave: (notice?: RoomNotice, beforeLeft?: () => void | Promise<void>) => Promise<boolean>;
   start: (search: object) => Promise<boolean>;
   vote: (votes: { placeId: string; voteType: 'up' | 'down' }[]) => Promise<boolean>;
   /** Asks for the next batch; false when there are no more places (the caller shows the dialog). */
@@ -124,22 +125,27 @@ export function RoomProvider({ children }: { children: ReactNode }) {
   );
 
   const leave = useCallback(
-    async (notice?: RoomNotice) => {
+    async (notice?: RoomNotice, beforeLeft?: () => void | Promise<void>) => {
       const { waitingRoom, userId } = stateRef.current.room;
       if (!waitingRoom || !userId) return true;
       dispatch({ type: 'request', target: 'room' });
       try {
         await api.leaveRoom(waitingRoom.waitingRoomId, userId);
+        await beforeLeft?.();
         dispatch({ type: 'left', notice });
         auth.guestLeft();
         return true;
       } catch (err) {
         // The room is gone already: nothing left to leave.
         if (err instanceof ApiError && (err.status === 403 || err.status === 404 || err.status === 410)) {
+          await beforeLeft?.();
           dispatch({ type: 'left', notice });
           return true;
         }
-        dispatch({ type: 'failed', target: 'room', error: errorMessage(err, ROOM_MESSAGES.failedLeave) });
+        // SPEC §8: the server's message, else 'Failed to leave waiting room' (no answer at all included).
+        const error =
+          err instanceof ApiError ? errorMessage(err, ROOM_MESSAGES.failedLeave) : ROOM_MESSAGES.failedLeave;
+        dispatch({ type: 'failed', target: 'room', error });
         return false;
       }
     },
@@ -297,14 +303,14 @@ function useRoomEvents(
 }
 
 /**
- * Leaving empties the room state, and the voting routes' guard would then send the person to /profile or
- * /login; going home first lands them where SPEC §2 says, with the leave finishing there.
+ * Leaves, and once the server has it goes home (SPEC §2), before the room state empties: the voting routes'
+ * guard would otherwise send the person to /profile or /login. A leave that fails keeps the person on the
+ * page they are on, where the page shows the server's message or 'Failed to leave waiting room' (SPEC §8).
  */
 export async function leaveAndGoHome(
   navigate: (to: string) => void | Promise<void>,
-  leave: (notice?: RoomNotice) => Promise<boolean>,
+  leave: (notice?: RoomNotice, beforeLeft?: () => void | Promise<void>) => Promise<boolean>,
   notice?: RoomNotice,
-): Promise<void> {
-  await navigate('/');
-  await leave(notice);
+): Promise<boolean> {
+  return leave(notice, () => navigate('/'));
 }

@@ -46,6 +46,7 @@ export function ProfilePage() {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [status, setStatus] = useFormStatus();
   const [saving, setSaving] = useState(false);
+  const [tab, setTab] = useState('personal');
 
   const saved = useMemo<Draft | null>(
     () =>
@@ -98,6 +99,8 @@ export function ProfilePage() {
       <Card>
         <Tabs
           className="fv-profile-tabs"
+          activeKey={tab}
+          onChange={setTab}
           items={[
             {
               key: 'personal',
@@ -167,12 +170,15 @@ export function ProfilePage() {
             },
           ]}
         />
-        <Space className="fv-save-row">
-          <Button type="primary" onClick={save} disabled={!changed || !valid} loading={saving}>
-            Save Changes
-          </Button>
-          {changed && !valid && <Typography.Text type="danger">{MESSAGES.fillAllFields}</Typography.Text>}
-        </Space>
+        {/* Nothing on the billing tab is edited here: its plan is changed by Subscribe or Manage billing. */}
+        {tab !== 'billing' && (
+          <Space className="fv-save-row">
+            <Button type="primary" onClick={save} disabled={!changed || !valid} loading={saving}>
+              Save Changes
+            </Button>
+            {changed && !valid && <Typography.Text type="danger">{MESSAGES.fillAllFields}</Typography.Text>}
+          </Space>
+        )}
       </Card>
     </div>
   );
@@ -240,7 +246,11 @@ function BillingTab() {
           ) : (
             <Alert type="info" showIcon message="You have no plan yet." />
           )}
-          <Typography.Text>Choose a plan to host sessions again:</Typography.Text>
+          <Typography.Text>
+            {view.state === 'canceled'
+              ? 'Choose a plan to host sessions again:'
+              : 'Choose a plan to host sessions:'}
+          </Typography.Text>
           <Radio.Group value={plan} onChange={(e) => setPlan(e.target.value as Plan)}>
             <Space direction="vertical">
               {PLANS.map((p) => (

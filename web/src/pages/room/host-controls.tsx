@@ -59,6 +59,9 @@ export function HostControls() {
           role="alert"
         />
       )}
+      {state.room.error && (
+        <Alert type="error" showIcon message={state.room.error} className="fv-form-alert" role="alert" />
+      )}
       <SearchSettingsFields settings={settings} />
       <Space wrap>
         <Button type="primary" size="large" onClick={onStart} loading={starting || state.voting.isLoading}>

@@ -126,6 +126,9 @@ export function ResultsPage() {
           Click here to vote on more restaurants
         </Button>
       )}
+      {state.room.error && (
+        <Alert type="error" showIcon message={state.room.error} className="fv-form-alert" role="alert" />
+      )}
       <Button
         danger
         className="fv-more"

@@ -67,7 +67,13 @@ export function WaitingRoomPage() {
                 You will move to the vote as soon as {room.createdBy.userName} starts it.
               </Typography.Paragraph>
               {state.room.error && (
-                <Alert type="error" message={state.room.error} showIcon className="fv-form-alert" />
+                <Alert
+                  type="error"
+                  message={state.room.error}
+                  showIcon
+                  className="fv-form-alert"
+                  role="alert"
+                />
               )}
               <Button danger onClick={() => leaveAndGoHome(navigate, leave)} loading={state.room.isLoading}>
                 Leave Waiting Room

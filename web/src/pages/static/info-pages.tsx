@@ -103,7 +103,8 @@ export function HowItWorksPage() {
       <Steps
         direction="vertical"
         current={-1}
-        items={steps.map((s, i) => ({ ...s, title: `${i + 1}. ${s.title}` }))}
+        // The step icons already number the steps.
+        items={steps}
       />
       {!auth.isSignedIn && (
         <LinkButton to="/pricing" type="primary" size="large">

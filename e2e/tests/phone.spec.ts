@@ -95,3 +95,53 @@ test('a leave that fails keeps the guest in the room and says why, where they ar
     await guestContext.close();
   }
 });
+
+test('two tabs of one guest agree: a ballot sent in one is cast in the other', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const hostContext = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 720 },
+    isMobile: false,
+    hasTouch: false,
+  });
+  const guestContext = await browser.newContext({ baseURL });
+  try {
+    const host = await hostContext.newPage();
+    const email = uniqueEmail('tabs-host');
+    await registerByApi(hostContext, 'Tab Host', email);
+    await loginThroughUi(host, email, 'secret12');
+    await host.goto('/create-session');
+    await host.getByRole('button', { name: 'Create Session' }).click();
+    await expect(host).toHaveURL(/\/waiting-room$/);
+    const first = await guestJoins(guestContext, host, 'Tia');
+    // The same person opens a second tab: the room cookie brings them back into the same room.
+    const second = await guestContext.newPage();
+    await second.goto('/waiting-room');
+    await expect(second.getByText('People in the session (2)')).toBeVisible();
+
+    await host.getByRole('textbox', { name: 'Zip code' }).fill('10001');
+    await host.getByRole('button', { name: 'Start voting' }).click();
+    for (const tab of [first, second]) {
+      await expect(tab).toHaveURL(/\/voting$/, { timeout: 15_000 });
+      await expect(tab.getByTestId('place-card')).toHaveCount(5);
+    }
+    const cards = first.getByTestId('place-card');
+    for (let i = 0; i < 5; i++) await cards.nth(i).getByText('Yes', { exact: true }).click();
+    await first.getByRole('button', { name: 'Submit Votes' }).click();
+    await expect(
+      first.getByText('Votes submitted successfully! Waiting for others to submit their votes.'),
+    ).toBeVisible();
+    // The other tab shows the ballot as cast, and offers nothing to send a second time.
+    await expect(
+      second.getByText('Votes submitted successfully! Waiting for others to submit their votes.'),
+    ).toBeVisible();
+    await expect(second.getByRole('button', { name: 'Submit Votes' })).toHaveCount(0);
+    await shot(second, 'phone-second-tab-voted-390');
+  } finally {
+    await hostContext.close();
+    await guestContext.close();
+  }
+});

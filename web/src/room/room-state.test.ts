@@ -144,6 +144,17 @@ describe('session state (SPEC §4)', () => {
     });
   });
 
+  it('a USER_VOTED naming me marks my ballot as cast (another tab sent it); one naming others does not', () => {
+    const me = joined.room.userId!;
+    expect(roomReducer(joined, { type: 'userVoted', usersVoted: ['someone-else'] }).voting.voted).toBe(false);
+    expect(roomReducer(joined, { type: 'userVoted', usersVoted: ['someone-else', me] }).voting).toMatchObject(
+      {
+        voted: true,
+        usersVoted: ['someone-else', me],
+      },
+    );
+  });
+
   it('a successful vote sets voted; a failed start clears the transitioning flag', () => {
     expect(roomReducer(joined, { type: 'voteSucceeded' }).voting.voted).toBe(true);
     const transitioning = roomReducer(joined, { type: 'setTransitioning', value: true });

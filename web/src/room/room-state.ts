@@ -241,8 +241,18 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         ...state,
         voting: { ...voting, isTransitioningToVoting: false, isLoading: false, error: action.error },
       };
-    case 'userVoted':
-      return { ...state, voting: { ...voting, usersVoted: action.usersVoted } };
+    case 'userVoted': {
+      // My ballot, cast in another tab or on another device, counts here too: one person, one view.
+      const mine = room.userId !== null && action.usersVoted.includes(room.userId);
+      return {
+        ...state,
+        voting: {
+          ...voting,
+          usersVoted: action.usersVoted,
+          ...(mine ? { voted: true, nudgedBy: null } : {}),
+        },
+      };
+    }
     case 'voteSucceeded':
       return { ...state, voting: { ...voting, voted: true, isLoading: false, nudgedBy: null } };
     case 'ballotsSubmitted':

@@ -1,8 +1,30 @@
-import { expect, test } from '@playwright/test';
+import { Browser, expect, test } from '@playwright/test';
 import { guestJoins, loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
 
 /** What a person on a phone meets: the findings of the phone review, each driven as they would. */
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+/**
+ * A host at a desk with an open room, and a context for a guest on the phone (this file's settings apply to
+ * new contexts too, so the host's are given).
+ */
+async function deskHostWithRoom(browser: Browser, baseURL: string, name: string) {
+  const hostContext = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 720 },
+    isMobile: false,
+    hasTouch: false,
+  });
+  const guestContext = await browser.newContext({ baseURL });
+  const host = await hostContext.newPage();
+  const email = uniqueEmail('desk-host');
+  await registerByApi(hostContext, name, email);
+  await loginThroughUi(host, email, 'secret12');
+  await host.goto('/create-session');
+  await host.getByRole('button', { name: 'Create Session' }).click();
+  await expect(host).toHaveURL(/\/waiting-room$/);
+  return { hostContext, guestContext, host };
+}
 
 test('a page opens at its top, and Back returns to where the last one was left', async ({ page }) => {
   await page.goto('/pricing');
@@ -38,22 +60,8 @@ test('a leave that fails keeps the guest in the room and says why, where they ar
   browser,
   baseURL,
 }) => {
-  // The host at a desk, the guest on the phone (this file's settings apply to new contexts too).
-  const hostContext = await browser.newContext({
-    baseURL,
-    viewport: { width: 1280, height: 720 },
-    isMobile: false,
-    hasTouch: false,
-  });
-  const guestContext = await browser.newContext({ baseURL });
+  const { hostContext, guestContext, host } = await deskHostWithRoom(browser, baseURL!, 'Lea Host');
   try {
-    const host = await hostContext.newPage();
-    const email = uniqueEmail('leaver-host');
-    await registerByApi(hostContext, 'Lea Host', email);
-    await loginThroughUi(host, email, 'secret12');
-    await host.goto('/create-session');
-    await host.getByRole('button', { name: 'Create Session' }).click();
-    await expect(host).toHaveURL(/\/waiting-room$/);
     const guest = await guestJoins(guestContext, host, 'Gus');
     await expect(guest).toHaveURL(/\/waiting-room$/);
 
@@ -101,21 +109,8 @@ test('two tabs of one guest agree: a ballot sent in one is cast in the other', a
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const hostContext = await browser.newContext({
-    baseURL,
-    viewport: { width: 1280, height: 720 },
-    isMobile: false,
-    hasTouch: false,
-  });
-  const guestContext = await browser.newContext({ baseURL });
+  const { hostContext, guestContext, host } = await deskHostWithRoom(browser, baseURL!, 'Tab Host');
   try {
-    const host = await hostContext.newPage();
-    const email = uniqueEmail('tabs-host');
-    await registerByApi(hostContext, 'Tab Host', email);
-    await loginThroughUi(host, email, 'secret12');
-    await host.goto('/create-session');
-    await host.getByRole('button', { name: 'Create Session' }).click();
-    await expect(host).toHaveURL(/\/waiting-room$/);
     const first = await guestJoins(guestContext, host, 'Tia');
     // The same person opens a second tab: the room cookie brings them back into the same room.
     const second = await guestContext.newPage();

@@ -1,5 +1,6 @@
 import { Browser, expect, test } from '@playwright/test';
 import { guestJoins, loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
+import { Relay } from './relay';
 
 /** What a person on a phone meets: the findings of the phone review, each driven as they would. */
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
@@ -135,6 +136,132 @@ test('two tabs of one guest agree: a ballot sent in one is cast in the other', a
     ).toBeVisible();
     await expect(second.getByRole('button', { name: 'Submit Votes' })).toHaveCount(0);
     await shot(second, 'phone-second-tab-voted-390');
+  } finally {
+    await hostContext.close();
+    await guestContext.close();
+  }
+});
+
+test('a network drop loses nothing: a start heard late, choices kept over a reload, a ballot sent when back', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  const { hostContext, guestContext: unused, host } = await deskHostWithRoom(browser, baseURL!, 'Net Host');
+  await unused.close();
+  // The guest's phone reaches the stack only through a relay the test can cut.
+  const relay = await Relay.open(baseURL!);
+  const guestContext = await browser.newContext({ baseURL: relay.url });
+  try {
+    const guest = await guestJoins(guestContext, host, 'Nia');
+    await expect(guest).toHaveURL(/\/waiting-room$/);
+    await expect(guest.getByTestId('connection-status')).toHaveText('Connected to Waiting Room events');
+    // Remembers whether the "Get Ready to Vote!" overlay ever shows on the guest's page.
+    await guest.evaluate(`new MutationObserver(() => {
+      if (document.querySelector('.fv-overlay')) window.sawOverlay = true;
+    }).observe(document.body, { childList: true, subtree: true })`);
+
+    // The host starts while the guest's network is down; it comes back after the overlay's 3 seconds.
+    relay.cutOff();
+    await host.getByRole('textbox', { name: 'Zip code' }).fill('10001');
+    await host.getByRole('button', { name: 'Start voting' }).click();
+    await expect(host).toHaveURL(/\/voting$/, { timeout: 15_000 });
+    await expect(guest.getByTestId('connection-status')).not.toHaveText('Connected to Waiting Room events');
+    await guest.waitForTimeout(4000);
+    relay.restore();
+    await expect(guest).toHaveURL(/\/voting$/, { timeout: 30_000 });
+    await expect(guest.getByTestId('place-card')).toHaveCount(5);
+    expect(await guest.evaluate('window.sawOverlay === true')).toBe(false);
+
+    // Two of five chosen, then a reload: both are still chosen.
+    const cards = guest.getByTestId('place-card');
+    await cards.nth(0).getByText('Yes', { exact: true }).click();
+    await cards.nth(1).getByText('No', { exact: true }).click();
+    await expect(guest.getByTestId('chosen-count')).toHaveText('2 of 5 chosen');
+    await guest.reload();
+    await expect(guest.getByTestId('place-card')).toHaveCount(5);
+    await expect(guest.getByTestId('chosen-count')).toHaveText('2 of 5 chosen');
+    await expect(cards.nth(0).getByRole('radio', { name: 'Yes' })).toBeChecked();
+    await expect(cards.nth(1).getByRole('radio', { name: 'No' })).toBeChecked();
+    for (let i = 2; i < 5; i++) await cards.nth(i).getByText('Yes', { exact: true }).click();
+
+    // Submitted with the network down: kept and shown as sending, then sent once it is back.
+    relay.cutOff();
+    await guest.getByRole('button', { name: 'Submit Votes' }).click();
+    await expect(guest.getByRole('button', { name: 'Sending…' })).toBeVisible();
+    await expect(guest.getByTestId('ballot-sending')).toBeVisible();
+    await shot(guest, 'phone-ballot-sending-390');
+    await guest.waitForTimeout(3000);
+    await expect(guest.getByRole('button', { name: 'Sending…' })).toBeVisible();
+    relay.restore();
+    await expect(
+      guest.getByText('Votes submitted successfully! Waiting for others to submit their votes.'),
+    ).toBeVisible({ timeout: 30_000 });
+
+    // The host votes: one ballot each, so the batch closes with two voters.
+    const hostCards = host.getByTestId('place-card');
+    for (let i = 0; i < 5; i++) await hostCards.nth(i).getByText('Yes', { exact: true }).click();
+    await host.getByRole('button', { name: 'Submit Votes' }).click();
+    await expect(guest).toHaveURL(/\/results$/, { timeout: 15_000 });
+    await expect(host).toHaveURL(/\/results$/, { timeout: 15_000 });
+    // The guest chose No for the second place: it is not among the places everyone approved.
+    await shot(guest, 'phone-results-after-drop-390');
+  } finally {
+    await hostContext.close();
+    await guestContext.close();
+    await relay.close();
+  }
+});
+
+test('a ballot kept unsent over a reload is sent by the reloaded page, once', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const { hostContext, guestContext: unused, host } = await deskHostWithRoom(browser, baseURL!, 'Re Host');
+  await unused.close();
+  const relay = await Relay.open(baseURL!);
+  const guestContext = await browser.newContext({ baseURL: relay.url });
+  try {
+    const guest = await guestJoins(guestContext, host, 'Rio');
+    await host.getByRole('textbox', { name: 'Zip code' }).fill('10001');
+    await host.getByRole('button', { name: 'Start voting' }).click();
+    await expect(guest).toHaveURL(/\/voting$/, { timeout: 15_000 });
+    const cards = guest.getByTestId('place-card');
+    for (let i = 0; i < 5; i++) await cards.nth(i).getByText('Yes', { exact: true }).click();
+    relay.cutOff();
+    await guest.getByRole('button', { name: 'Submit Votes' }).click();
+    await expect(guest.getByRole('button', { name: 'Sending…' })).toBeVisible();
+    relay.restore();
+    await guest.reload();
+    await expect(
+      guest.getByText('Votes submitted successfully! Waiting for others to submit their votes.'),
+    ).toBeVisible({ timeout: 30_000 });
+    // The host's progress list counts the guest as voted, once.
+    const hostCards = host.getByTestId('place-card');
+    for (let i = 0; i < 5; i++) await hostCards.nth(i).getByText('No', { exact: true }).click();
+    await host.getByRole('button', { name: 'Submit Votes' }).click();
+    await expect(host).toHaveURL(/\/results$/, { timeout: 15_000 });
+  } finally {
+    await hostContext.close();
+    await guestContext.close();
+    await relay.close();
+  }
+});
+
+test('leaving in one tab leaves in every tab of the same person', async ({ browser, baseURL }) => {
+  const { hostContext, guestContext, host } = await deskHostWithRoom(browser, baseURL!, 'Two Host');
+  try {
+    const first = await guestJoins(guestContext, host, 'Lou');
+    const second = await guestContext.newPage();
+    await second.goto('/waiting-room');
+    await expect(second.getByText('People in the session (2)')).toBeVisible();
+    await expect(second.getByTestId('connection-status')).toHaveText('Connected to Waiting Room events');
+    await first.getByRole('button', { name: 'Leave Waiting Room' }).click();
+    await expect(first).toHaveURL(/\/$/);
+    await expect(second).toHaveURL(/\/$/);
+    await expect(second.getByText('Session closed')).toHaveCount(0);
+    await expect(host.getByText('People in the session (1)')).toBeVisible();
   } finally {
     await hostContext.close();
     await guestContext.close();

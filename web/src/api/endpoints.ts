@@ -21,7 +21,8 @@ import type {
   WireUser,
 } from '@forkvote/contracts';
 import useSWR from 'swr';
-import { ApiError, apiCommand, apiFetch } from './http';
+import type { Ballot } from '../room/ballot-store';
+import { ApiError, apiCommand, apiFetch, apiOnce, BALLOT_TIMEOUT_MS } from './http';
 
 const json = (method: string, body?: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method,
@@ -63,10 +64,13 @@ export const api = {
       '/api/v1/waiting-room/start',
       json('POST', body, { Authorization: `Bearer ${token}` }),
     ),
-  vote: (waitingRoomId: string, userId: string, votes: { placeId: string; voteType: 'up' | 'down' }[]) =>
-    apiCommand<{ voted: boolean; usersVoted: string[] }>(
+  /** One attempt: the page keeps the ballot and sends it again, under the same key, until it is answered. */
+  vote: (waitingRoomId: string, userId: string, ballot: Ballot) =>
+    apiOnce<{ voted: boolean; usersVoted: string[] }>(
       '/api/v1/waiting-room/vote',
-      json('PATCH', { waitingRoomId, userId, votes }),
+      json('PATCH', { waitingRoomId, userId, votes: ballot.votes }),
+      ballot.key,
+      BALLOT_TIMEOUT_MS,
     ),
   nextBatch: (token: string, waitingRoomId: string, nextBatchIndex: number) =>
     apiCommand<NextBatchAnswer>(

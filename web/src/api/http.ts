@@ -42,6 +42,10 @@ export const swrFetcher = <T>(path: string) => apiFetch<T>(path);
 
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 
+/** A call the server never answered itself: no answer at all (network, timeout) or a proxy's 502 / 504. */
+export const isUnanswered = (err: unknown) =>
+  !(err instanceof ApiError) || err.status === 502 || err.status === 503 || err.status === 504;
+
 /**
  * A room command (create, join, leave, start, vote, next batch) sent with an Idempotency-Key, and sent again
  * with the same key while the server answers 503 or cannot be reached: the server answers a repeat with
@@ -49,13 +53,9 @@ const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
  */
 export async function apiCommand<T>(path: string, init: RequestInit): Promise<T> {
   const key = newIdempotencyKey();
-  const withKey = {
-    ...init,
-    headers: { ...(init.headers as Record<string, string>), 'Idempotency-Key': key },
-  };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await apiFetch<T>(path, withKey);
+      return await apiOnce<T>(path, init, key, null);
     } catch (err) {
       const transient = !(err instanceof ApiError) || err.status === 503;
       if (!transient || attempt >= RETRY_DELAYS_MS.length) throw err;
@@ -64,8 +64,25 @@ export async function apiCommand<T>(path: string, init: RequestInit): Promise<T>
   }
 }
 
+/** A ballot's answer that has not come in this long is not coming: it is given up, to be sent again. */
+export const BALLOT_TIMEOUT_MS = 12_000;
+
+/** One attempt of a command under `key`, given up after `timeoutMs` without an answer (null: never). */
+export function apiOnce<T>(
+  path: string,
+  init: RequestInit,
+  key: string,
+  timeoutMs: number | null,
+): Promise<T> {
+  return apiFetch<T>(path, {
+    ...init,
+    ...(timeoutMs === null ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
+    headers: { ...(init.headers as Record<string, string>), 'Idempotency-Key': key },
+  });
+}
+
 /** A random UUID v4; crypto.randomUUID exists only in secure contexts, so plain http gets the fallback. */
-function newIdempotencyKey(): string {
+export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   bytes[6] = (bytes[6] & 0x0f) | 0x40;

@@ -1,5 +1,6 @@
 import { Button } from 'antd';
 import { useRoom } from './room-context';
+import { useOnline } from './use-online';
 
 const LABELS = {
   connected: 'Connected to Waiting Room events',
@@ -15,6 +16,7 @@ const LABELS = {
  */
 export function ConnectionStatus() {
   const { state, reconnect } = useRoom();
+  const online = useOnline();
   const status = state.voting.sseStatus;
   return (
     <div className="fv-connection" data-testid="connection">
@@ -24,6 +26,11 @@ export function ConnectionStatus() {
         <Button size="small" onClick={reconnect}>
           Reconnect
         </Button>
+      )}
+      {!online && (
+        <strong className="fv-offline" role="status">
+          You are offline. ForkVote will catch up as soon as your network is back.
+        </strong>
       )}
     </div>
   );

@@ -42,6 +42,8 @@ export class RoomEventStream {
   private controller: AbortController | null = null;
   private stopped = false;
   private status: StreamStatus = 'connecting';
+  /** The server's clock less this one's, from the stream's Date header and its greeting's `sentAt`. */
+  private clockOffsetMs = 0;
 
   constructor(
     private readonly url: string,
@@ -57,6 +59,11 @@ export class RoomEventStream {
     this.stopped = true;
     clearTimeout(this.timer);
     this.controller?.abort();
+  }
+
+  /** The server's time now, as near as this stream can tell (to a second before its greeting). */
+  serverNow(): number {
+    return Date.now() + this.clockOffsetMs;
   }
 
   /** Connects at once with a fresh set of attempts, unless a connection is already up or on its way. */
@@ -101,12 +108,17 @@ export class RoomEventStream {
         return;
       }
       if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
+      // Date has whole seconds: the middle of its second is the best guess until the greeting says better.
+      const date = Date.parse(response.headers.get('date') ?? '');
+      if (Number.isFinite(date)) this.clockOffsetMs = date + 500 - Date.now();
       const parser = createParser({
         onRetry: (ms) => (this.serverRetryMs = ms),
         onEvent: (event) => {
           if (!event.event) return;
           if (event.event === ROOM_EVENTS.subscribed) {
             this.attempt = 0;
+            const sentAt = (JSON.parse(event.data) as { sentAt?: unknown }).sentAt;
+            if (typeof sentAt === 'number') this.clockOffsetMs = sentAt - Date.now();
             this.setStatus('connected');
           }
           this.handlers.onEvent(event.event, event.data, event.id);

@@ -17,8 +17,9 @@ import {
   useRef,
 } from 'react';
 import { api, errorMessage } from '../api/endpoints';
-import { ApiError } from '../api/http';
+import { ApiError, isUnanswered, newIdempotencyKey } from '../api/http';
 import { useAuth } from '../auth/auth-context';
+import { forgetBallots, keepBallot, readBallot, type Choice } from './ballot-store';
 import { RoomEventStream } from './event-stream';
 import {
   HOST_CLOSED_NOTICE,
@@ -48,6 +49,10 @@ function loadPersisted(): RoomState {
         isLoading: false,
         error: null,
         isTransitioningToVoting: false,
+        // A ballot kept unsent by the page before the reload is sent again by this one.
+        sending: saved.room?.waitingRoom
+          ? readBallot(saved.room.waitingRoom.waitingRoomId, saved.voting?.batchIndex ?? 0).sending !== null
+          : false,
       },
     };
   } catch {
@@ -64,7 +69,11 @@ export interface RoomContextValue {
   /** Leaves the room; `beforeLeft` runs once the server has it, before the room state empties. */
   leave: (notice?: RoomNotice, beforeLeft?: () => void | Promise<void>) => Promise<boolean>;
   start: (search: object) => Promise<boolean>;
-  vote: (votes: { placeId: string; voteType: 'up' | 'down' }[]) => Promise<boolean>;
+  /**
+   * Submits the ballot: kept until the server has it and sent again, under the same Idempotency-Key, while
+   * the network is away or the answer does not come. Resolves once it is answered, either way.
+   */
+  vote: (votes: { placeId: string; voteType: Choice }[]) => Promise<boolean>;
   /** Asks for the next batch; false when there are no more places (the caller shows the dialog). */
   nextBatch: () => Promise<'moved' | 'none' | 'failed'>;
   /** Reconnects the event stream at once (the Reconnect button). */
@@ -86,6 +95,10 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     if (!state.room.waitingRoom) localStorage.removeItem(STORAGE_KEY);
     else localStorage.setItem(STORAGE_KEY, JSON.stringify({ room: state.room, voting: state.voting }));
   }, [state]);
+  // Only the current batch's ballot is worth keeping, and none once out of the room.
+  const roomId = state.room.waitingRoom?.waitingRoomId ?? null;
+  const { batchIndex } = state.voting;
+  useEffect(() => forgetBallots(roomId, batchIndex), [roomId, batchIndex]);
 
   const reconnect = useRoomEvents(state, dispatch, stateRef);
 
@@ -165,23 +178,19 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
-  const vote = useCallback(async (votes: { placeId: string; voteType: 'up' | 'down' }[]) => {
-    const { waitingRoom, userId } = stateRef.current.room;
-    dispatch({ type: 'request', target: 'session' });
-    try {
-      const answer = await api.vote(waitingRoom!.waitingRoomId, userId!, votes);
-      dispatch({ type: 'voteSucceeded' });
-      dispatch({ type: 'userVoted', usersVoted: answer.usersVoted });
-      return true;
-    } catch (err) {
-      dispatch({
-        type: 'failed',
-        target: 'session',
-        error: errorMessage(err, ROOM_MESSAGES.failedVote, 'error'),
+  const delivery = useBallotDelivery(state, dispatch, stateRef);
+  const vote = useCallback(
+    async (votes: { placeId: string; voteType: Choice }[]) => {
+      const { room, voting } = stateRef.current;
+      if (!room.waitingRoom) return false;
+      keepBallot(room.waitingRoom.waitingRoomId, voting.batchIndex, {
+        sending: { key: newIdempotencyKey(), votes },
       });
-      return false;
-    }
-  }, []);
+      dispatch({ type: 'request', target: 'session' });
+      return delivery();
+    },
+    [delivery],
+  );
 
   const nextBatch = useCallback(async () => {
     const { room, voting } = stateRef.current;
@@ -225,11 +234,21 @@ export function useRoom(): RoomContextValue {
 }
 
 /** Each room event as the reducer action it becomes. */
-const EVENT_ACTIONS: { [E in keyof RoomEventMap]: (data: RoomEventMap[E]) => RoomAction | null } = {
+const EVENT_ACTIONS: {
+  [E in keyof RoomEventMap]: (
+    data: RoomEventMap[E] & { sentAt?: number },
+    serverNow: number,
+  ) => RoomAction | null;
+} = {
   [ROOM_EVENTS.subscribed]: () => null,
   [ROOM_EVENTS.userJoined]: (data) => ({ type: 'userJoined', users: data.users }),
   [ROOM_EVENTS.userLeft]: (data) => ({ type: 'userLeft', userId: data.userId, users: data.users }),
-  [ROOM_EVENTS.started]: (data) => ({ type: 'roomStarted', places: data.places, demo: data.demo }),
+  [ROOM_EVENTS.started]: (data, serverNow) => ({
+    type: 'roomStarted',
+    places: data.places,
+    demo: data.demo,
+    agoMs: data.sentAt === undefined ? 0 : serverNow - data.sentAt,
+  }),
   [ROOM_EVENTS.userVoted]: (data) => ({ type: 'userVoted', usersVoted: data.usersVoted }),
   // During a rolling deploy an older relay may publish the batch's input instead of its results.
   [ROOM_EVENTS.ballotsSubmitted]: (data) => ({
@@ -242,7 +261,7 @@ const EVENT_ACTIONS: { [E in keyof RoomEventMap]: (data: RoomEventMap[E]) => Roo
     userIds: data.userIds,
     hostName: data.hostName,
     batchIndex: data.batchIndex,
-    sentAt: (data as { sentAt?: number }).sentAt,
+    sentAt: data.sentAt,
   }),
 };
 
@@ -276,8 +295,8 @@ function useRoomEvents(
       onEvent: (name, data, id) => {
         if (id) dispatch({ type: 'eventId', id });
         const toAction = EVENT_ACTIONS[name as keyof RoomEventMap] as
-          ((data: unknown) => RoomAction | null) | undefined;
-        const action = toAction?.(JSON.parse(data));
+          ((data: unknown, serverNow: number) => RoomAction | null) | undefined;
+        const action = toAction?.(JSON.parse(data), current.serverNow());
         if (action) dispatch(action);
       },
       onStatus: (status) => dispatch({ type: 'sseStatus', status }),
@@ -313,4 +332,85 @@ export async function leaveAndGoHome(
   notice?: RoomNotice,
 ): Promise<boolean> {
   return leave(notice, () => navigate('/'));
+}
+
+/** Waits between sends of a kept ballot: 1, 2, 4, 8, then every 15 s, or less when the network returns. */
+const RESEND_DELAYS_MS = [1000, 2000, 4000, 8000, 15_000];
+
+/**
+ * Sends the kept ballot of the current batch until the server answers it: a refusal is shown, an answer
+ * that does not come (no network, a timeout, a busy server) is waited out and sent again under the same
+ * Idempotency-Key, at once when the network, the tab or the room's stream comes back. A ballot kept by the
+ * page before a reload is sent on load. Answers the function that submits: true once the server has it.
+ */
+function useBallotDelivery(
+  state: RoomState,
+  dispatch: (action: RoomAction) => void,
+  stateRef: { current: RoomState },
+): () => Promise<boolean> {
+  const running = useRef<Promise<boolean> | null>(null);
+  const wake = useRef<() => void>(() => undefined);
+
+  const deliver = useCallback((): Promise<boolean> => {
+    if (running.current) {
+      wake.current();
+      return running.current;
+    }
+    const run = async () => {
+      for (let attempt = 0; ; attempt++) {
+        const { room, voting } = stateRef.current;
+        if (!room.waitingRoom || !room.userId) return false;
+        const roomId = room.waitingRoom.waitingRoomId;
+        const { sending } = readBallot(roomId, voting.batchIndex);
+        if (!sending) return voting.voted;
+        // Counted already (another tab, or an answer that came by the stream): nothing left to send.
+        if (voting.voted) {
+          keepBallot(roomId, voting.batchIndex, { choices: {}, sending: null });
+          return true;
+        }
+        dispatch({ type: 'ballotKept' });
+        try {
+          const answer = await api.vote(roomId, room.userId, sending);
+          keepBallot(roomId, voting.batchIndex, { choices: {}, sending: null });
+          dispatch({ type: 'voteSucceeded' });
+          dispatch({ type: 'userVoted', usersVoted: answer.usersVoted });
+          return true;
+        } catch (err) {
+          if (!isUnanswered(err)) {
+            keepBallot(roomId, voting.batchIndex, { sending: null });
+            dispatch({
+              type: 'failed',
+              target: 'session',
+              error: errorMessage(err, ROOM_MESSAGES.failedVote, 'error'),
+            });
+            return false;
+          }
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, RESEND_DELAYS_MS[Math.min(attempt, RESEND_DELAYS_MS.length - 1)]);
+          function done() {
+            clearTimeout(timer);
+            window.removeEventListener('online', done);
+            wake.current = () => undefined;
+            resolve();
+          }
+          window.addEventListener('online', done);
+          wake.current = done;
+        });
+      }
+    };
+    const promise = run().finally(() => {
+      running.current = null;
+    });
+    running.current = promise;
+    return promise;
+  }, [dispatch, stateRef]);
+
+  // A kept ballot goes out on load, and at once when the room's stream reconnects (the network is back).
+  const { sending, sseStatus } = state.voting;
+  useEffect(() => {
+    if (sending && (sseStatus === 'connected' || !running.current)) void deliver();
+  }, [sending, sseStatus, deliver]);
+
+  return deliver;
 }

@@ -96,6 +96,12 @@ describe('waiting room state (SPEC §4)', () => {
     expect(after.room.waitingRoom!.users).toHaveLength(1);
     expect(after.room.userId).toBe('guest');
   });
+
+  it('a user-left event naming me (another tab left) takes this tab out too, without a notice', () => {
+    const out = roomReducer(joined, { type: 'userLeft', userId: 'guest', users: [room.users[0]] });
+    expect(out.room).toEqual({ ...initialRoomState.room, exitTo: '/' });
+    expect(out.voting).toEqual(initialRoomState.voting);
+  });
 });
 
 describe('session state (SPEC §4)', () => {
@@ -153,6 +159,42 @@ describe('session state (SPEC §4)', () => {
         usersVoted: ['someone-else', me],
       },
     );
+  });
+
+  it('a start heard late shows only what is left of the overlay, and none when it is over', () => {
+    const fresh = roomReducer(joined, { type: 'roomStarted', places: [place('a')], agoMs: 200 });
+    expect(fresh.voting).toMatchObject({
+      isTransitioningToVoting: true,
+      overlayMs: 2800,
+      currentState: 'waiting',
+    });
+    const late = roomReducer(joined, { type: 'roomStarted', places: [place('a')], agoMs: 15_000 });
+    expect(late.voting).toMatchObject({
+      isTransitioningToVoting: false,
+      overlayMs: 0,
+      currentState: 'voting',
+    });
+    expect(routeFor(late.voting)).toBe('/voting');
+    // A server clock a little ahead of the event's is not a reason for a longer overlay.
+    const ahead = roomReducer(joined, { type: 'roomStarted', places: [place('a')], agoMs: -900 });
+    expect(ahead.voting.overlayMs).toBe(3000);
+  });
+
+  it('a kept ballot is sending until the server has it, or refuses it', () => {
+    const kept = roomReducer(joined, { type: 'ballotKept' });
+    expect(kept.voting).toMatchObject({ sending: true, isLoading: false, error: null });
+    expect(roomReducer(kept, { type: 'voteSucceeded' }).voting).toMatchObject({
+      sending: false,
+      voted: true,
+    });
+    expect(roomReducer(kept, { type: 'userVoted', usersVoted: ['guest'] }).voting).toMatchObject({
+      sending: false,
+      voted: true,
+    });
+    expect(
+      roomReducer(kept, { type: 'failed', target: 'session', error: 'You have already voted on this batch.' })
+        .voting,
+    ).toMatchObject({ sending: false, error: 'You have already voted on this batch.' });
   });
 
   it('a successful vote sets voted; a failed start clears the transitioning flag', () => {

@@ -46,7 +46,14 @@ export interface VotingState {
   demo: boolean;
   /** The host reminded this member to vote on the current batch (a NUDGE naming them). */
   nudgedBy: string | null;
+  /** A submitted ballot is kept and being sent until the server has it ("Sending…"). */
+  sending: boolean;
+  /** How long the "Get Ready to Vote!" overlay still shows: less, or none, for a start heard late. */
+  overlayMs: number;
 }
+
+/** SPEC §2: the overlay between the start and the first batch. */
+export const OVERLAY_MS = 3000;
 
 /** A nudge replayed after a reconnect is old news: older than this it is not shown. */
 export const NUDGE_FRESH_MS = 60_000;
@@ -83,6 +90,8 @@ export const initialVoting: VotingState = {
   lastEventId: null,
   demo: false,
   nudgedBy: null,
+  sending: false,
+  overlayMs: OVERLAY_MS,
 };
 
 export const initialRoomState: RoomState = { room: initialWaitingRoom, voting: initialVoting };
@@ -102,11 +111,13 @@ export type RoomAction =
   | { type: 'eventId'; id: string }
   | { type: 'userJoined'; users: RoomUser[] }
   | { type: 'userLeft'; userId: string; users: RoomUser[] }
-  | { type: 'roomStarted'; places: Place[]; demo?: boolean }
+  /** `agoMs`: how long ago the server started the room, when this is heard from its event log. */
+  | { type: 'roomStarted'; places: Place[]; demo?: boolean; agoMs?: number }
   | { type: 'setTransitioning'; value: boolean }
   | { type: 'startFailed'; error: string }
   | { type: 'userVoted'; usersVoted: string[] }
   | { type: 'voteSucceeded' }
+  | { type: 'ballotKept' }
   | { type: 'ballotsSubmitted'; ballots: BallotsResult }
   | { type: 'nextBatch'; nextBatchIndex: number }
   | { type: 'nudged'; userIds: string[]; hostName: string; batchIndex: number; sentAt?: number }
@@ -126,7 +137,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
     case 'failed':
       return action.target === 'room'
         ? { ...state, room: { ...room, isLoading: false, error: action.error } }
-        : { ...state, voting: { ...voting, isLoading: false, error: action.error } };
+        : { ...state, voting: { ...voting, isLoading: false, sending: false, error: action.error } };
     // Creating resets everything first.
     case 'createStarted':
       return { room: { ...initialWaitingRoom, isLoading: true }, voting: initialVoting };
@@ -205,14 +216,22 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
       return { ...state, voting: { ...voting, lastEventId: action.id } };
     case 'userJoined':
       return { ...state, room: withUsers(room, action.users) };
-    // The host leaving closes the room: clear it and the local identity, and say so at home.
+    // The host leaving closes the room: clear it and the local identity, and say so at home. Me leaving
+    // (in another tab, or on another device) takes this tab out too: one person, one view.
     case 'userLeft':
-      return room.waitingRoom && action.userId === room.waitingRoom.createdBy.userId
-        ? { room: { ...initialWaitingRoom, exitTo: '/', notice: HOST_CLOSED_NOTICE }, voting: initialVoting }
-        : { ...state, room: withUsers(room, action.users) };
+      if (room.waitingRoom && action.userId === room.waitingRoom.createdBy.userId)
+        return {
+          room: { ...initialWaitingRoom, exitTo: '/', notice: HOST_CLOSED_NOTICE },
+          voting: initialVoting,
+        };
+      if (room.userId !== null && action.userId === room.userId)
+        return { room: { ...initialWaitingRoom, exitTo: '/' }, voting: initialVoting };
+      return { ...state, room: withUsers(room, action.users) };
     // A replayed start (after a snapshot already past it) must not send the room back to the overlay.
-    case 'roomStarted':
+    // A start heard late (the stream was down when it happened) shows only what is left of the overlay.
+    case 'roomStarted': {
       if (voting.currentState !== 'waiting' && voting.places.length > 0) return state;
+      const overlayMs = Math.max(0, OVERLAY_MS - Math.max(0, action.agoMs ?? 0));
       return {
         ...state,
         voting: {
@@ -220,12 +239,14 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           places: action.places,
           demo: action.demo ?? false,
           batchIndex: 0,
-          isTransitioningToVoting: true,
-          currentState: 'waiting',
+          isTransitioningToVoting: overlayMs > 0,
+          currentState: overlayMs > 0 ? 'waiting' : 'voting',
+          overlayMs,
           isLoading: false,
           error: null,
         },
       };
+    }
     // false → voting, true → waiting (SPEC §4).
     case 'setTransitioning':
       return {
@@ -249,12 +270,17 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         voting: {
           ...voting,
           usersVoted: action.usersVoted,
-          ...(mine ? { voted: true, nudgedBy: null } : {}),
+          ...(mine ? { voted: true, sending: false, nudgedBy: null } : {}),
         },
       };
     }
     case 'voteSucceeded':
-      return { ...state, voting: { ...voting, voted: true, isLoading: false, nudgedBy: null } };
+      return {
+        ...state,
+        voting: { ...voting, voted: true, isLoading: false, sending: false, error: null, nudgedBy: null },
+      };
+    case 'ballotKept':
+      return { ...state, voting: { ...voting, sending: true, isLoading: false, error: null } };
     case 'ballotsSubmitted':
       return {
         ...state,
@@ -290,6 +316,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           isTransitioningToVoting: false,
           currentState: 'voting',
           isLoading: false,
+          sending: false,
           nudgedBy: null,
         },
       };

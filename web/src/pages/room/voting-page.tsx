@@ -6,6 +6,7 @@ import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
 import { DemoPlacesNotice, PlaceFacts, PlacePhoto } from '../../components/place-facts';
 import { StatusTag } from '../../components/status-tag';
 import { ConnectionStatus } from '../../room/connection-status';
+import { readBallot, keepBallot, type Choice } from '../../room/ballot-store';
 import { useRoom } from '../../room/room-context';
 import { NoRoomDialog } from './no-room-dialog';
 import { useRoomNavigation } from './use-room-navigation';
@@ -19,8 +20,6 @@ const typeLabel = (place: Place) =>
   placeTypeLabel(
     place.primaryType ?? place.types.find((t) => t !== 'restaurant') ?? place.types[0] ?? 'restaurant',
   );
-
-type Choice = 'up' | 'down';
 
 /**
  * One place of the batch, with Yes and No as a real radio group (arrow keys move between the two). The card
@@ -112,24 +111,34 @@ function NudgeButton() {
 export function VotingPage() {
   const { state, vote, dispatch } = useRoom();
   useRoomNavigation('/voting');
-  const [choices, setChoices] = useState<Record<string, Choice>>({});
+  const roomId = state.room.waitingRoom?.waitingRoomId ?? '';
+  const { batchIndex, sending } = state.voting;
+  // The choices made on this batch so far, kept on the device: a reload mid-vote keeps them.
+  const [choices, setChoices] = useState<Record<string, Choice>>(
+    () => readBallot(roomId, batchIndex).choices,
+  );
   const [announcement, setAnnouncement] = useState('');
   const cards = useRef<(HTMLElement | null)[]>([]);
-  const batch = batchOf(state.voting.places, state.voting.batchIndex);
+  const batch = batchOf(state.voting.places, batchIndex);
+  const shown = useRef({ roomId, batchIndex });
   useEffect(() => {
-    setChoices({});
+    if (shown.current.roomId === roomId && shown.current.batchIndex === batchIndex) return;
+    shown.current = { roomId, batchIndex };
+    setChoices(readBallot(roomId, batchIndex).choices);
     setAnnouncement('');
-  }, [state.voting.batchIndex]);
+  }, [roomId, batchIndex]);
 
   const complete = batch.length > 0 && batch.every((p) => choices[p.id]);
   const chosenCount = batch.filter((p) => choices[p.id]).length;
   const submit = () => vote(batch.map((p) => ({ placeId: p.id, voteType: choices[p.id] })));
-  const canSubmit = complete && !state.voting.isLoading && !state.voting.voted;
+  const canSubmit = complete && !state.voting.isLoading && !sending && !state.voting.voted;
 
   const choose = (index: number, choice: Choice) => {
+    if (sending) return;
     const place = batch[index];
     const next = { ...choices, [place.id]: choice };
     setChoices(next);
+    keepBallot(roomId, batchIndex, { choices: next });
     const count = batch.filter((p) => next[p.id]).length;
     setAnnouncement(
       `${choice === 'up' ? 'Yes' : 'No'} for ${place.displayName.text}. ${count} of ${batch.length} chosen.` +
@@ -163,7 +172,7 @@ export function VotingPage() {
       const target = event.target as HTMLElement | null;
       if (isTyping(target) || target?.closest('a, button, [role="dialog"]')) return;
       event.preventDefault();
-      void vote(batch.map((p) => ({ placeId: p.id, voteType: choices[p.id] })));
+      void submit();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -239,16 +248,21 @@ export function VotingPage() {
               type="primary"
               size="large"
               className="fv-submit-votes"
-              disabled={!complete}
-              loading={state.voting.isLoading}
+              disabled={!complete || sending}
+              loading={state.voting.isLoading || sending}
               onClick={submit}
             >
-              Submit Votes
+              {sending ? 'Sending…' : 'Submit Votes'}
             </Button>
             <span className="fv-muted" data-testid="chosen-count">
               {chosenCount} of {batch.length} chosen
             </span>
           </div>
+          {sending && (
+            <p className="fv-sending" role="status" data-testid="ballot-sending">
+              Your votes are saved on this device and will be sent as soon as the connection is back.
+            </p>
+          )}
           <div className="fv-visually-hidden" aria-live="polite" data-testid="vote-announcer">
             {announcement}
           </div>

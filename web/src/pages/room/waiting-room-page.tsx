@@ -11,20 +11,26 @@ import { HostControls } from './host-controls';
 import { NoRoomDialog } from './no-room-dialog';
 import { useRoomNavigation } from './use-room-navigation';
 
-export const OVERLAY_MS = 3000;
-
 export function WaitingRoomPage() {
   const { state, dispatch, leave } = useRoom();
   const room = state.room.waitingRoom;
   const navigate = useNavigate();
   useRoomNavigation('/waiting-room');
 
-  // The 3-second "Get Ready to Vote!" overlay, then voting (SPEC §2).
+  // The 3-second "Get Ready to Vote!" overlay, then voting (SPEC §2); what is left of it for a late start.
+  const { isTransitioningToVoting, overlayMs } = state.voting;
   useEffect(() => {
-    if (!state.voting.isTransitioningToVoting) return;
-    const timer = setTimeout(() => dispatch({ type: 'setTransitioning', value: false }), OVERLAY_MS);
+    if (!isTransitioningToVoting) return;
+    const timer = setTimeout(() => dispatch({ type: 'setTransitioning', value: false }), overlayMs);
     return () => clearTimeout(timer);
-  }, [state.voting.isTransitioningToVoting, dispatch]);
+  }, [isTransitioningToVoting, overlayMs, dispatch]);
+
+  // The next pages' code is fetched while waiting: a start that comes during a network drop still opens
+  // the voting page, and the results after it.
+  useEffect(() => {
+    void import('./voting-page').catch(() => undefined);
+    void import('./results-page').catch(() => undefined);
+  }, []);
 
   if (!room) return <NoRoomDialog within="waiting room" />;
   const me = state.room.userId;

@@ -267,3 +267,29 @@ test('leaving in one tab leaves in every tab of the same person', async ({ brows
     await guestContext.close();
   }
 });
+
+test('an anonymous visitor’s pages make no call that fails and log no error', async ({ page }) => {
+  const failed: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') failed.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
+  const routes = [
+    '/',
+    '/join-session',
+    '/pricing',
+    '/login',
+    '/register',
+    '/how-it-works',
+    '/places',
+    '/about',
+  ];
+  for (const route of routes) {
+    await page.goto(route);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByTestId('header-user-name')).toHaveCount(0);
+  }
+  expect(failed).toEqual([]);
+});

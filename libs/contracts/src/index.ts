@@ -9,6 +9,7 @@ export * from './validation';
 export * from './place-types';
 export * from './billing';
 export * from './auth';
+export * from './session';
 export * from './search-rules';
 export * from './places';
 export * from './filter-categories';

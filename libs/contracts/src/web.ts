@@ -8,6 +8,7 @@ export * from './place-types';
 export * from './plans';
 export * from './health';
 export * from './errors';
+export * from './session';
 export type {
   AccessTokenPayload,
   WireUser,

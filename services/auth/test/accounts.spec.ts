@@ -258,6 +258,22 @@ describe('accounts through the gateway', () => {
         .expect(401);
     });
 
+    it('answers a browser that sends X-Session-Optional as signed out (200), not 401; a live session as itself', async () => {
+      const optional = () => api().post('/api/v1/auth/verify-token').set('X-Session-Optional', '1');
+      const anonymous = await optional().expect(200);
+      expect(anonymous.body).toMatchObject({ isAuthenticated: false, isAuthorized: false, userId: '' });
+      const forged = await optional().set('Cookie', 'fv_session=eyJhbGciOiJIUzI1NiJ9.e30.x').expect(200);
+      expect(forged.body.isAuthenticated).toBe(false);
+
+      const user = await signUp(stack.url);
+      const live = await optional().set('Cookie', user.cookie).expect(200);
+      expect(live.body).toMatchObject({ isAuthenticated: true, isAuthorized: true, email: user.email });
+      await api().post('/api/v1/auth/logout').set('Cookie', user.cookie).expect(200);
+      expect((await optional().set('Cookie', user.cookie).expect(200)).body.isAuthenticated).toBe(false);
+      // Any other value is no opt-in: the SPEC's 401.
+      await api().post('/api/v1/auth/verify-token').set('X-Session-Optional', 'yes').expect(401);
+    });
+
     it('accepts the session as a bearer token too', async () => {
       const user = await signUp(stack.url);
       await api()

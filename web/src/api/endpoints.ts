@@ -1,24 +1,25 @@
 /**
  * One typed function per API call (SPEC §7). Pages call these (or the SWR hooks below), never fetch.
  */
-import type {
-  AccessTokenPayload,
-  CheckoutAnswer,
-  CreateRoomAnswer,
-  FeedbackDto,
-  GeocodeAnswer,
-  JoinRoomAnswer,
-  LoginDto,
-  NextBatchAnswer,
-  NudgeAnswer,
-  PlacesAnswer,
-  PlaceTypesAnswer,
-  RegisterDto,
-  RoomSnapshot,
-  StripeInformation,
-  SubscribeDto,
-  UpdateMeDto,
-  WireUser,
+import {
+  SESSION_OPTIONAL_HEADER,
+  type AccessTokenPayload,
+  type CheckoutAnswer,
+  type CreateRoomAnswer,
+  type FeedbackDto,
+  type GeocodeAnswer,
+  type JoinRoomAnswer,
+  type LoginDto,
+  type NextBatchAnswer,
+  type NudgeAnswer,
+  type PlacesAnswer,
+  type PlaceTypesAnswer,
+  type RegisterDto,
+  type RoomSnapshot,
+  type StripeInformation,
+  type SubscribeDto,
+  type UpdateMeDto,
+  type WireUser,
 } from '@forkvote/contracts';
 import useSWR from 'swr';
 import type { Ballot } from '../room/ballot-store';
@@ -36,7 +37,12 @@ export interface PublicConfig {
 }
 
 export const api = {
-  verifyToken: () => apiFetch<AccessTokenPayload>('/api/v1/auth/verify-token', json('POST')),
+  /** Signed out is an answer here, not a 401: an anonymous page load logs no failed call. */
+  verifyToken: () =>
+    apiFetch<AccessTokenPayload>(
+      '/api/v1/auth/verify-token',
+      json('POST', undefined, { [SESSION_OPTIONAL_HEADER]: '1' }),
+    ),
   login: (body: LoginDto) => apiFetch<AccessTokenPayload>('/api/v1/auth/login', json('POST', body)),
   register: (body: RegisterDto) => apiFetch<CheckoutAnswer>('/api/v1/auth/register', json('POST', body)),
   subscribe: (plan: SubscribeDto['plan']) =>

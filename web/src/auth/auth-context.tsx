@@ -30,10 +30,11 @@ export interface AuthState {
 const AuthContext = createContext<AuthState | null>(null);
 const GUEST_KEY = 'forkvote:guest';
 
-/** verify-token on load; a 401 means "not signed in", not an error. */
+/** verify-token on load; signed out (a payload that is not authenticated, or a 401) is an answer, not an error. */
 async function verify(): Promise<AccessTokenPayload | null> {
   try {
-    return await api.verifyToken();
+    const payload = await api.verifyToken();
+    return payload.isAuthenticated ? payload : null;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
     throw err;

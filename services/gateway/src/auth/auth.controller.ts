@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Inject, Ip, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCall, SESSION } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import {
   AccessTokenPayload,
+  ANONYMOUS_PAYLOAD,
   AUTH,
   CheckoutAnswer,
   isRpcErrorBody,
@@ -12,6 +13,7 @@ import {
   RegisterDto,
   RequestPasswordResetDto,
   ResetPasswordWithTokenDto,
+  SESSION_OPTIONAL_HEADER,
   SessionClaims,
   SubscribeDto,
 } from '@forkvote/contracts';
@@ -21,7 +23,14 @@ import { RateLimit, RateLimitGuard } from '../common/rate-limit';
 import { GatewayConfig } from '../gateway.config';
 import { AccountAnswers } from './account-answers';
 import { LoginThrottle } from './login-throttle';
-import { clearSessionCookie, keepCheckoutSecret, Session, SessionGuard, setSessionCookie } from './session';
+import {
+  clearSessionCookie,
+  keepCheckoutSecret,
+  Session,
+  SessionGuard,
+  setSessionCookie,
+  VerifyTokenGuard,
+} from './session';
 
 @ApiTags('auth')
 @Controller('auth')
@@ -37,9 +46,15 @@ export class AuthController {
   @Post('verify-token')
   @ApiCall('The signed-in user, from the session cookie (or bearer token).', 'AccessTokenPayload')
   @SESSION()
+  @ApiHeader({
+    name: SESSION_OPTIONAL_HEADER,
+    required: false,
+    description: '`1`: without a live session, answer 200 with isAuthenticated false instead of 401.',
+  })
   @HttpCode(200)
-  @UseGuards(SessionGuard)
-  verifyToken(@Session() session: SessionClaims): Promise<AccessTokenPayload> {
+  @UseGuards(VerifyTokenGuard)
+  verifyToken(@Session() session: SessionClaims | null): Promise<AccessTokenPayload> {
+    if (!session) return Promise.resolve(ANONYMOUS_PAYLOAD);
     return this.accounts.get(session.sub, () =>
       callService(this.services, AUTH.verify, { userId: session.sub }),
     );

@@ -17,6 +17,7 @@ import {
   isRpcErrorBody,
   MESSAGES,
   SessionClaims,
+  SESSION_OPTIONAL_HEADER,
   sessionKeys,
 } from '@forkvote/contracts';
 import { callService, REDIS, SERVICE_CLIENT, TOKEN_AUDIENCE, tokenKeys } from '@forkvote/platform';
@@ -117,6 +118,31 @@ export class SessionGuard extends AuthGuard('session') implements CanActivate {
     return user;
   }
 }
+
+/**
+ * verify-token's guard: SessionGuard's answers, except that a browser that sends SESSION_OPTIONAL_HEADER
+ * and holds no live session gets through with no user (the handler answers it as signed out).
+ */
+@Injectable()
+export class VerifyTokenGuard extends AuthGuard('session') implements CanActivate {
+  override canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    if (sessionOptional(req) && !sessionToken(req)) return true;
+    return super.canActivate(context) as Promise<boolean>;
+  }
+
+  override handleRequest<T>(err: unknown, user: T, _info: unknown, context: ExecutionContext): T {
+    const outage = unavailable(err);
+    if (outage) throw outage;
+    if (err || !user) {
+      if (sessionOptional(context.switchToHttp().getRequest<Request>())) return null as T;
+      throw new UnauthorizedException(MESSAGES.tokenVerificationFailed);
+    }
+    return user;
+  }
+}
+
+const sessionOptional = (req: Request) => req.get(SESSION_OPTIONAL_HEADER) === '1';
 
 /** Like SessionGuard, but lets anonymous requests through with no user (join works for guests too). */
 @Injectable()

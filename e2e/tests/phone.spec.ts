@@ -1,6 +1,7 @@
-import { Browser, expect, test } from '@playwright/test';
+import { Browser, expect, Page, test } from '@playwright/test';
 import { guestJoins, loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
 import { Relay } from './relay';
+import { SMALL_TAP_TARGETS } from './tap-targets';
 
 /** What a person on a phone meets: the findings of the phone review, each driven as they would. */
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
@@ -292,4 +293,91 @@ test('an anonymous visitor’s pages make no call that fails and log no error', 
     await expect(page.getByTestId('header-user-name')).toHaveCount(0);
   }
   expect(failed).toEqual([]);
+});
+
+const PUBLIC_ROUTES = [
+  '/',
+  '/join-session',
+  '/places',
+  '/how-it-works',
+  '/pricing',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/about',
+  '/contact',
+  '/terms',
+  '/privacy',
+  '/help',
+  '/feedback',
+  '/no-such-page',
+];
+
+/** The controls on the page too small to tap, with the page's path. */
+async function smallTargets(page: Page): Promise<string[]> {
+  const path = new URL(page.url()).pathname;
+  return (await page.evaluate<string[]>(SMALL_TAP_TARGETS)).map((target) => `${path}: ${target}`);
+}
+
+test('every control on every public page is a touch target: 44 px on a phone, 24 px on a desktop', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const desk = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, isMobile: false });
+  const deskPage = await desk.newPage();
+  const small: string[] = [];
+  try {
+    for (const route of PUBLIC_ROUTES) {
+      for (const p of [page, deskPage]) {
+        await p.goto(route);
+        await expect(p.getByRole('heading', { level: 1 })).toBeVisible();
+        small.push(...(await smallTargets(p)));
+      }
+    }
+  } finally {
+    await desk.close();
+  }
+  expect(small).toEqual([]);
+});
+
+test('every control in a room, and on the profile, is a touch target on the phone and on the desk', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const { hostContext, guestContext, host } = await deskHostWithRoom(browser, baseURL!, 'Tap Host');
+  const small: string[] = [];
+  try {
+    const guest = await guestJoins(guestContext, host, 'Tap Guest');
+    small.push(...(await smallTargets(guest)), ...(await smallTargets(host)));
+    await host.getByRole('textbox', { name: 'Zip code' }).fill('10001');
+    await host.getByRole('button', { name: 'Start voting' }).click();
+    for (const p of [guest, host]) {
+      await expect(p).toHaveURL(/\/voting$/, { timeout: 15_000 });
+      await expect(p.getByTestId('place-card')).toHaveCount(5);
+      small.push(...(await smallTargets(p)));
+      const cards = p.getByTestId('place-card');
+      for (let i = 0; i < 5; i++) await cards.nth(i).getByText('Yes', { exact: true }).click();
+      await p.getByRole('button', { name: 'Submit Votes' }).click();
+    }
+    for (const p of [guest, host]) {
+      await expect(p).toHaveURL(/\/results$/, { timeout: 15_000 });
+      await expect(p.getByRole('heading', { level: 1 })).toBeVisible();
+      small.push(...(await smallTargets(p)));
+    }
+    await host.goto('/profile');
+    await expect(host.getByRole('heading', { level: 1 })).toBeVisible();
+    small.push(...(await smallTargets(host)));
+    // The same person's profile on a phone.
+    const phone = await hostContext.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto('/profile');
+    await expect(phone.getByRole('heading', { level: 1 })).toBeVisible();
+    small.push(...(await smallTargets(phone)));
+  } finally {
+    await hostContext.close();
+    await guestContext.close();
+  }
+  expect(small).toEqual([]);
 });

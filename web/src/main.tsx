@@ -5,14 +5,16 @@ import { RouterProvider } from 'react-router';
 import { SWRConfig } from 'swr';
 import { swrFetcher } from './api/http';
 import { router } from './app/router';
-import { theme } from './app/theme';
+import { PHONE_QUERY, phoneTheme, theme } from './app/theme';
+import { useMediaQuery } from './app/use-media-query';
 import { AuthProvider } from './auth/auth-context';
 import { RoomProvider } from './room/room-context';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ConfigProvider theme={theme} componentSize="middle">
+function App() {
+  const phone = useMediaQuery(PHONE_QUERY);
+  return (
+    <ConfigProvider theme={phone ? phoneTheme : theme} componentSize="middle">
       <SWRConfig value={{ fetcher: swrFetcher, revalidateOnFocus: false }}>
         <AuthProvider>
           <RoomProvider>
@@ -21,5 +23,11 @@ createRoot(document.getElementById('root')!).render(
         </AuthProvider>
       </SWRConfig>
     </ConfigProvider>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
   </StrictMode>,
 );

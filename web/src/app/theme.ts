@@ -21,3 +21,15 @@ export const theme: ThemeConfig = {
     fontFamily: "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
   },
 };
+
+/** Where a finger, not a pointer, is the likely input: the width the app lays out for phones. */
+export const PHONE_QUERY = '(max-width: 600px)';
+
+/**
+ * On a phone every control is at least 44 px tall (the platforms' 44–48 px touch target; WCAG 2.2 asks
+ * 24 px anywhere, which antd's 32 px default meets on a desktop).
+ */
+export const phoneTheme: ThemeConfig = {
+  ...theme,
+  token: { ...theme.token, controlHeight: 44, controlHeightSM: 44, controlHeightLG: 48 },
+};

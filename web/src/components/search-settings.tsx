@@ -287,6 +287,9 @@ export function SearchSettingsFields({ settings }: { settings: SearchSettings })
             value={f.radius}
             onChange={(v) => f.setRadius(v)}
             aria-label="Search radius"
+            inputMode="numeric"
+            // Typed, not stepped: the step arrows are too small a target on a phone and slow on a desktop.
+            controls={false}
           />
           <Select
             value={f.unit}

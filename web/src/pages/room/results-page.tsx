@@ -34,7 +34,7 @@ function WinnerCard({ ballot, voters }: { ballot: Ballot; voters: number }) {
           <CheckCircleFilled className="fv-ok" /> {ballot.upVotes} of {voters} votes · {ballot.approval}%
           approval
         </Typography.Text>
-        <a href={ballot.place.googleMapsUri} target="_blank" rel="noreferrer">
+        <a className="fv-maps-link" href={ballot.place.googleMapsUri} target="_blank" rel="noreferrer">
           <EnvironmentOutlined /> Open in maps
         </a>
       </Space>
@@ -65,7 +65,7 @@ function ClosestToUnanimous({ result }: { result: BallotsResult }) {
                 {ballot.upVotes} of {result.voterCount} said yes · {ballot.approval}% approval
               </div>
               <PlaceFacts place={ballot.place} />
-              <a href={ballot.place.googleMapsUri} target="_blank" rel="noreferrer">
+              <a className="fv-maps-link" href={ballot.place.googleMapsUri} target="_blank" rel="noreferrer">
                 <EnvironmentOutlined /> Open in maps
               </a>
             </div>

@@ -67,7 +67,7 @@ function PlaceCard({
       <span className="fv-chip">{typeLabel(place)}</span>
       <PlaceFacts place={place} />
       <p className="fv-muted fv-place-address">{place.shortFormattedAddress || place.formattedAddress}</p>
-      <a href={place.googleMapsUri} target="_blank" rel="noreferrer">
+      <a className="fv-maps-link" href={place.googleMapsUri} target="_blank" rel="noreferrer">
         <EnvironmentOutlined /> Open in maps
       </a>
       <div role="radiogroup" aria-label={`Vote on ${name}`} className="fv-choices">

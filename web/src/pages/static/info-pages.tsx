@@ -49,7 +49,9 @@ export function AboutPage() {
               </>
             }
           >
-            <a href={`mailto:${GENERAL_MAILBOX}`}>{GENERAL_MAILBOX}</a>
+            <a className="fv-mail-link" href={`mailto:${GENERAL_MAILBOX}`}>
+              {GENERAL_MAILBOX}
+            </a>
           </Card>
         </Col>
         <Col xs={24} md={12}>
@@ -60,7 +62,9 @@ export function AboutPage() {
               </>
             }
           >
-            <a href={`mailto:${SUPPORT_MAILBOX}`}>{SUPPORT_MAILBOX}</a>
+            <a className="fv-mail-link" href={`mailto:${SUPPORT_MAILBOX}`}>
+              {SUPPORT_MAILBOX}
+            </a>
           </Card>
         </Col>
       </Row>

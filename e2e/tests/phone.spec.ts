@@ -357,6 +357,7 @@ test('every control in a room, and on the profile, is a touch target on the phon
       await expect(p).toHaveURL(/\/voting$/, { timeout: 15_000 });
       await expect(p.getByTestId('place-card')).toHaveCount(5);
       small.push(...(await smallTargets(p)));
+      await shot(p, p === guest ? 'phone-voting-390' : 'desk-voting-1280');
       const cards = p.getByTestId('place-card');
       for (let i = 0; i < 5; i++) await cards.nth(i).getByText('Yes', { exact: true }).click();
       await p.getByRole('button', { name: 'Submit Votes' }).click();
@@ -375,6 +376,12 @@ test('every control in a room, and on the profile, is a touch target on the phon
     await phone.goto('/profile');
     await expect(phone.getByRole('heading', { level: 1 })).toBeVisible();
     small.push(...(await smallTargets(phone)));
+    // The three tabs share one row.
+    const tops = await phone
+      .getByRole('tab')
+      .evaluateAll((tabs) => tabs.map((tab) => Math.round(tab.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
+    await shot(phone, 'phone-profile-390');
   } finally {
     await hostContext.close();
     await guestContext.close();

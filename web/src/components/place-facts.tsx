@@ -79,7 +79,7 @@ export function DemoPlacesNotice() {
     <Alert
       type="info"
       showIcon
-      message="Demo places: no places provider is reachable, so these are made up."
+      message="Sample places: live place search is not available right now, so these places are not real."
       className="fv-form-alert"
     />
   );

@@ -32,6 +32,29 @@ const NAME_PARTS = {
     'Grill',
   ],
 };
+/** The word a place of the type puts after its name (most let the type label beside the name speak). */
+const NAME_ENDINGS: Record<string, string> = {
+  cafe: 'Café',
+  coffee_shop: 'Coffee',
+  bakery: 'Bakery',
+  bagel_shop: 'Bagels',
+  donut_shop: 'Donuts',
+  tea_house: 'Tea House',
+  juice_shop: 'Juice Bar',
+  ice_cream_shop: 'Creamery',
+  chocolate_shop: 'Chocolates',
+  dessert_shop: 'Sweets',
+  bar: 'Bar',
+  pub: 'Pub',
+  wine_bar: 'Wine Bar',
+  diner: 'Diner',
+  deli: 'Deli',
+  pizza_restaurant: 'Pizzeria',
+  steak_house: 'Steakhouse',
+  sandwich_shop: 'Sandwiches',
+  hamburger_restaurant: 'Burgers',
+};
+
 const STREETS = [
   'Main St',
   'Oak Ave',
@@ -162,7 +185,8 @@ function catalogue(center: { latitude: number; longitude: number }, radius: numb
     const longitude =
       center.longitude +
       (distance * Math.sin(bearing)) / (111_320 * Math.cos((center.latitude * Math.PI) / 180));
-    const name = `${pick(NAME_PARTS.first)} ${pick(NAME_PARTS.second)} ${type.split('_')[0][0].toUpperCase()}${type.split('_')[0].slice(1)}`;
+    const ending = NAME_ENDINGS[type];
+    const name = `${pick(NAME_PARTS.first)} ${pick(NAME_PARTS.second)}${ending ? ` ${ending}` : ''}`;
     const street = `${100 + Math.floor(random() * 900)} ${pick(STREETS)}`;
     const location = { latitude: +latitude.toFixed(6), longitude: +longitude.toFixed(6) };
     const isRestaurant = type.endsWith('_restaurant') || type === 'steak_house';

@@ -19,7 +19,9 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // What every page needs in two files rather than a dozen small ones: on a phone each request is a
-        // round trip, and the frame (React, the router, antd's core) is the same on every route.
+        // round trip, and the frame (React, the router) is the same on every route. antd's core is one file
+        // for the pages that use antd; the icons' few helpers (rc-util, colors) stay out of it, so the frame
+        // and the plain pages, which show icons, load no antd.
         codeSplitting: {
           groups: [
             {
@@ -28,8 +30,14 @@ export default defineConfig({
               priority: 20,
             },
             {
+              // The icons and their colour helpers: used by the plain pages too, so apart from antd's core.
+              name: 'icons',
+              test: /node_modules[\\/](@ant-design[\\/](icons|icons-svg|colors|fast-color)|clsx)[\\/]/,
+              priority: 15,
+            },
+            {
               name: 'antd-core',
-              test: /node_modules[\\/](@ant-design[\\/](cssinjs|cssinjs-utils|fast-color|colors)|@rc-component[\\/](util|motion|resize-observer|context)|stylis|@emotion|antd[\\/]es[\\/](_util|config-provider|theme|style|locale|version|button|alert|space|grid|form[\\/]context|form[\\/]validateMessagesContext))[\\/]/,
+              test: /node_modules[\\/](@ant-design[\\/](cssinjs|cssinjs-utils)|@rc-component[\\/](motion|resize-observer|context)|stylis|@emotion|antd[\\/]es[\\/](_util|config-provider|theme|style|locale|version|button|alert|space|grid|form[\\/]context|form[\\/]validateMessagesContext))[\\/]/,
               priority: 10,
             },
             {

@@ -138,6 +138,8 @@ test('no winner → next batches → no more places; a dropped connection misses
   browser,
   baseURL,
 }) => {
+  // Three batches with two people and a cut stream: about 45 s alone, longer beside another browser.
+  test.setTimeout(120_000);
   const host = await signedInPage(browser, baseURL!, 'Nina');
   const guestContext = await browser.newContext({ baseURL });
   const guest = await guestContext.newPage();

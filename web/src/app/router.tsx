@@ -55,13 +55,50 @@ export async function loadPatiently<T>(
   return load();
 }
 
+/** The pages drawn in plain markup, that load no antd (its theme, AntdScope, comes only with the others). */
+const PLAIN = new Set([
+  '/',
+  '/join-session',
+  '/create-session',
+  '/waiting-room',
+  '/voting',
+  '/results',
+  '/pricing',
+  '/feedback',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/reset-password',
+  '/about',
+  '/contact',
+  '/how-it-works',
+  '/terms',
+  '/privacy',
+  '/help',
+  '/payment/success',
+  '/payment/cancel',
+  '*',
+]);
+
+const antdScope = () => import('./antd-scope');
+
 /**
  * A route whose page is loaded on first visit (React.lazy; AppLayout's Suspense shows the frame meanwhile):
  * the guest's path (join, waiting room, voting, results) never downloads the account, profile, pricing or
- * static pages, nor they its code.
+ * static pages, nor they its code. A page that uses antd comes inside antd's theme.
  */
 function page(path: string, title: string, load: () => Promise<ComponentType>, Guard?: Guard): RouteObject {
-  const Page = lazy(async () => ({ default: await loadPatiently(load) }));
+  const Page = lazy(async () => {
+    if (PLAIN.has(path)) return { default: await loadPatiently(load) };
+    const [Loaded, { AntdScope }] = await Promise.all([loadPatiently(load), loadPatiently(antdScope)]);
+    return {
+      default: () => (
+        <AntdScope>
+          <Loaded />
+        </AntdScope>
+      ),
+    };
+  });
   return {
     path,
     handle: { title } satisfies RouteHandle,

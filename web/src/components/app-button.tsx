@@ -1,5 +1,4 @@
 import { Button, ButtonProps } from 'antd';
-import { useHref, useNavigate } from 'react-router';
 
 /** SPEC §2's shared button variants and sizes, mapped onto antd's button. */
 export type ButtonVariant = 'default' | 'destructive' | 'outline' | 'secondary' | 'ghost' | 'link' | 'blank';
@@ -37,26 +36,4 @@ export function AppButton({
   const v = VARIANTS[variant];
   const classes = [v.className, className].filter(Boolean).join(' ') || undefined;
   return <Button {...v} {...SIZES[size]} {...rest} className={classes} />;
-}
-
-/**
- * A button that navigates: one <a href> styled as a button, so it takes one Tab stop (a <button> inside a
- * <Link> takes two) and opens in a new tab on a modified click, as links do.
- */
-export function LinkButton({ to, onClick, ...rest }: Omit<ButtonProps, 'href'> & { to: string }) {
-  const navigate = useNavigate();
-  const href = useHref(to);
-  return (
-    <Button
-      {...rest}
-      href={href}
-      onClick={(event) => {
-        onClick?.(event);
-        if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0)
-          return;
-        event.preventDefault();
-        void navigate(to);
-      }}
-    />
-  );
 }

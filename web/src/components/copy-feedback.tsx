@@ -1,5 +1,6 @@
-import { Alert, Progress } from 'antd';
+import { PlainAlert } from './plain-alert';
 
+/** What came of copying the invite link, with a bar that runs out while the message shows. */
 export function CopyFeedback({
   status,
   progress,
@@ -12,9 +13,11 @@ export function CopyFeedback({
   if (status === 'idle' || !message) return null;
   return (
     <div className="fv-copy-feedback" role="status">
-      <Alert type={status === 'copied' ? 'success' : 'error'} message={message} showIcon />
+      <PlainAlert type={status === 'copied' ? 'success' : 'error'} message={message} />
       {status === 'copied' && (
-        <Progress percent={progress} showInfo={false} size="small" strokeColor="#52c41a" />
+        <div className="fv-progress" aria-hidden="true">
+          <div className="fv-progress-bar" style={{ width: `${progress}%` }} />
+        </div>
       )}
     </div>
   );

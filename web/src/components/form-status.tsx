@@ -1,5 +1,5 @@
-import { Alert } from 'antd';
 import { useEffect, useState } from 'react';
+import { PlainAlert } from './plain-alert';
 
 export interface FormStatus {
   ok: boolean;
@@ -23,9 +23,8 @@ export function useFormStatus() {
 export function FormStatusAlert({ status }: { status: FormStatus | null }) {
   if (!status) return null;
   return (
-    <Alert
+    <PlainAlert
       type={status.ok ? 'success' : 'error'}
-      showIcon
       message={status.text}
       className="fv-form-alert"
       role="alert"

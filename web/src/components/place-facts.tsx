@@ -1,5 +1,5 @@
 import { formatDistance, priceSigns, priceWords, type Place, type RadiusUnit } from '@forkvote/contracts';
-import { Alert } from 'antd';
+import { PlainAlert } from './plain-alert';
 
 /*
  * What a card says about a place beyond its name: photo, rating, price, open now, distance. Plain markup
@@ -76,9 +76,8 @@ export function PlaceFacts({ place, unit }: { place: Place; unit?: RadiusUnit })
 /** Said wherever demo places are shown, so nobody takes them for real restaurants. */
 export function DemoPlacesNotice() {
   return (
-    <Alert
+    <PlainAlert
       type="info"
-      showIcon
       message="Sample places: live place search is not available right now, so these places are not real."
       className="fv-form-alert"
     />

@@ -14,26 +14,14 @@ import {
   type TypeFilter,
   type WireUser,
 } from '@forkvote/contracts';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Progress,
-  Radio,
-  Select,
-  Space,
-  Switch,
-  Tag,
-  Typography,
-} from 'antd';
-import { useEffect, useState } from 'react';
+import { Alert, Button, Checkbox, Input, InputNumber, Progress, Radio, Select, Switch, Tag } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { api } from '../api/endpoints';
 import { ApiError } from '../api/http';
-import { TypeFilterEditor } from './type-filter-editor';
+
+// The Filtering dialog (antd's Modal and the type editor) is fetched the first time it opens.
+const FilterDialog = lazy(() => import('./filter-dialog'));
 
 /*
  * Where and what to search, with SPEC §2/§5's rules: zip code or browser location, radius in miles or km,
@@ -234,37 +222,66 @@ export function useSearchSettings(me: WireUser | undefined, handedOff: SearchSet
   };
 }
 
+/** One setting: its label above it, a note or the setting's message below (laid out as the app's forms). */
+function Setting({
+  label,
+  note,
+  error,
+  children,
+}: {
+  label?: string;
+  note?: string;
+  error?: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div className="fv-setting">
+      {label && <div className="fv-setting-label">{label}</div>}
+      {children}
+      {error ? (
+        <div className="fv-setting-error" role="alert">
+          {error}
+        </div>
+      ) : (
+        note && <div className="fv-muted fv-setting-note">{note}</div>
+      )}
+    </div>
+  );
+}
+
 /** The fields, laid out as one vertical form. */
 export function SearchSettingsFields({ settings }: { settings: SearchSettings }) {
   const f = settings.fields;
   const [filterOpen, setFilterOpen] = useState(false);
+  const [filterLoaded, setFilterLoaded] = useState(false);
   const summary =
     f.filter.included[0] === 'restaurant' && f.filter.excluded.length === 0
       ? 'All restaurants'
       : `${f.filter.included.filter((t) => t !== 'restaurant').length} included, ${f.filter.excluded.length} excluded`;
 
   return (
-    <Form layout="vertical" component="div">
-      <Form.Item label="Location">
+    <div className="fv-settings">
+      <Setting label="Location">
         <Radio.Group value={f.mode} onChange={(e) => f.setMode(e.target.value)} optionType="button">
           <Radio.Button value="zip">Zip code</Radio.Button>
           <Radio.Button value="browser">Browser location</Radio.Button>
         </Radio.Group>
-      </Form.Item>
+      </Setting>
       {f.mode === 'zip' ? (
-        <Form.Item label="Zip code" validateStatus={f.zipError ? 'error' : ''} help={f.zipError ?? undefined}>
+        <Setting label="Zip code" error={f.zipError}>
           <Input
             value={f.zip}
             maxLength={5}
             inputMode="numeric"
+            status={f.zipError ? 'error' : undefined}
             onChange={(e) => f.setZip(e.target.value.trim())}
             onBlur={() => f.setZipError(checkZip(f.zip))}
             placeholder="e.g. 10001"
             aria-label="Zip code"
           />
-        </Form.Item>
+        </Setting>
       ) : (
-        <Form.Item>
+        <Setting>
           {f.geo.status === 'error' ? (
             <div role="alert">
               <Alert type="error" message={LOCATION_ERROR} showIcon />
@@ -277,10 +294,10 @@ export function SearchSettingsFields({ settings }: { settings: SearchSettings })
               Use my location
             </Button>
           )}
-        </Form.Item>
+        </Setting>
       )}
-      <Form.Item label="Search radius">
-        <Space.Compact>
+      <Setting label="Search radius">
+        <div className="fv-radius">
           <InputNumber
             min={RADIUS_LIMITS[f.unit].min}
             max={RADIUS_LIMITS[f.unit].max}
@@ -303,9 +320,9 @@ export function SearchSettingsFields({ settings }: { settings: SearchSettings })
             ]}
             aria-label="Radius unit"
           />
-        </Space.Compact>
-      </Form.Item>
-      <Form.Item label="Sort By">
+        </div>
+      </Setting>
+      <Setting label="Sort By">
         <Select
           value={f.sort}
           onChange={f.setSort}
@@ -316,44 +333,50 @@ export function SearchSettingsFields({ settings }: { settings: SearchSettings })
           ]}
           aria-label="Sort By"
         />
-      </Form.Item>
-      <Form.Item label="Restaurant types">
-        <Space wrap>
-          <Button icon={<FilterOutlined />} onClick={() => setFilterOpen(true)}>
+      </Setting>
+      <Setting label="Restaurant types">
+        <div className="fv-filter-row">
+          <Button
+            icon={<FilterOutlined />}
+            onClick={() => {
+              setFilterLoaded(true);
+              setFilterOpen(true);
+            }}
+          >
             Filtering
           </Button>
-          <Typography.Text type="secondary">{summary}</Typography.Text>
+          <span className="fv-muted">{summary}</span>
           {f.filter.included
             .filter((t) => t !== 'restaurant')
             .slice(0, 4)
             .map((t) => (
               <Tag key={t}>{placeTypeLabel(t)}</Tag>
             ))}
-        </Space>
-      </Form.Item>
-      <Form.Item label="Price" extra="Places with no known price are kept.">
+        </div>
+      </Setting>
+      <Setting label="Price" note="Places with no known price are kept.">
         <Checkbox.Group
           value={f.priceLevels}
           onChange={(levels) => f.setPriceLevels(levels as PriceLevel[])}
           options={PRICE_FILTER_LEVELS.map((level) => ({ value: level, label: priceSigns(level) }))}
           aria-label="Price"
         />
-      </Form.Item>
-      <Form.Item>
+      </Setting>
+      <Setting>
         <label className="fv-switch-label">
           <Switch checked={f.openNow} onChange={f.setOpenNow} aria-label="Open now only" /> Open now only
         </label>
-      </Form.Item>
-      <Modal
-        title="Filtering"
-        open={filterOpen}
-        onCancel={() => setFilterOpen(false)}
-        onOk={() => setFilterOpen(false)}
-        okText="Done"
-        width={640}
-      >
-        <TypeFilterEditor value={f.filter} onChange={f.setFilter} />
-      </Modal>
-    </Form>
+      </Setting>
+      {filterLoaded && (
+        <Suspense fallback={null}>
+          <FilterDialog
+            open={filterOpen}
+            value={f.filter}
+            onChange={f.setFilter}
+            onClose={() => setFilterOpen(false)}
+          />
+        </Suspense>
+      )}
+    </div>
   );
 }

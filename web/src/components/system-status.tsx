@@ -1,4 +1,4 @@
-import { Alert } from 'antd';
+import { PlainAlert } from './plain-alert';
 import { useSystemHealth } from '../api/health';
 
 /**
@@ -10,7 +10,7 @@ export function SystemStatusBanner() {
   if (!data || data.status === 'ok') return null;
   const down = data.parts.filter((p) => p.status !== 'up').map((p) => p.label);
   return (
-    <Alert
+    <PlainAlert
       banner
       type="warning"
       role="status"

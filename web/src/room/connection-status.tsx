@@ -1,4 +1,4 @@
-import { Button } from 'antd';
+import { PlainButton } from '../components/plain-button';
 import { useRoom } from './room-context';
 import { useOnline } from './use-online';
 
@@ -22,11 +22,7 @@ export function ConnectionStatus() {
     <div className="fv-connection" data-testid="connection">
       <span className={`fv-dot fv-dot-${status}`} aria-hidden="true" />
       <span data-testid="connection-status">{LABELS[status]}</span>
-      {status === 'gaveUp' && (
-        <Button size="small" onClick={reconnect}>
-          Reconnect
-        </Button>
-      )}
+      {status === 'gaveUp' && <PlainButton onClick={reconnect}>Reconnect</PlainButton>}
       {!online && (
         <strong className="fv-offline" role="status">
           You are offline. ForkVote will catch up as soon as your network is back.

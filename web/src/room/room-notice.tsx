@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { AntdScope } from '../app/antd-scope';
 import { AlertDialog } from '../components/dialogs/dialogs';
 import { useRoom } from './room-context';
 import type { RoomNotice } from './room-state';
@@ -14,11 +15,13 @@ export default function RoomNoticeDialog() {
   const last = useRef<RoomNotice | null>(notice);
   if (notice) last.current = notice;
   return (
-    <AlertDialog
-      open={notice !== null}
-      title={last.current?.title}
-      message={last.current?.message ?? ''}
-      onConfirm={() => dispatch({ type: 'noticeSeen' })}
-    />
+    <AntdScope>
+      <AlertDialog
+        open={notice !== null}
+        title={last.current?.title}
+        message={last.current?.message ?? ''}
+        onConfirm={() => dispatch({ type: 'noticeSeen' })}
+      />
+    </AntdScope>
   );
 }

@@ -1,5 +1,6 @@
 import { Button, Modal } from 'antd';
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import { AntdScope } from '../../app/antd-scope';
 
 /**
  * SPEC §2 alert: optional title, a message, one button (default 'OK'). Closing by button, Escape or
@@ -62,5 +63,23 @@ export function ConfirmDialog(props: {
     >
       {props.message}
     </Modal>
+  );
+}
+
+/** AlertDialog with antd's theme, for a plain page (one that loads no antd until it has something to say). */
+export function ScopedAlertDialog(props: ComponentProps<typeof AlertDialog>) {
+  return (
+    <AntdScope>
+      <AlertDialog {...props} />
+    </AntdScope>
+  );
+}
+
+/** ConfirmDialog with antd's theme, for a plain page. */
+export function ScopedConfirmDialog(props: ComponentProps<typeof ConfirmDialog>) {
+  return (
+    <AntdScope>
+      <ConfirmDialog {...props} />
+    </AntdScope>
   );
 }

@@ -1,8 +1,8 @@
 import { MenuOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Grid, Space } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { NavLink, useNavigate } from 'react-router';
-import { LinkButton } from '../app-button';
+import { LinkButton, PlainButton } from '../plain-button';
+import { useMediaQuery } from '../../app/use-media-query';
 import { useAuth } from '../../auth/auth-context';
 import { Logo } from './logo';
 
@@ -16,14 +16,13 @@ const PUBLIC_LINKS = [
 ];
 
 export function AppHeader() {
-  const screens = Grid.useBreakpoint();
   const [menuOpen, setMenuOpen] = useState(false);
   // The sheet's code is fetched on the first open, then kept (so it can slide out and in again).
   const [menuOpened, setMenuOpened] = useState(false);
   const auth = useAuth();
   const navigate = useNavigate();
   // Below 992 px the signed-in menu (six items) would wrap onto a second line: use the side sheet.
-  const isSmall = !screens.lg;
+  const isSmall = useMediaQuery('(max-width: 991px)');
   const close = () => setMenuOpen(false);
 
   const logout = async () => {
@@ -47,14 +46,14 @@ export function AppHeader() {
             </NavLink>
           )}
           <NavLink to="/profile" className="fv-nav-link" onClick={close}>
-            <Space size={6}>
+            <span className="fv-nav-user">
               <UserOutlined />
               <span data-testid="header-user-name">{auth.payload?.name}</span>
-            </Space>
+            </span>
           </NavLink>
-          <Button onClick={logout} loading={auth.loggingOut}>
+          <PlainButton onClick={logout} loading={auth.loggingOut}>
             Log Out
-          </Button>
+          </PlainButton>
         </>
       ) : (
         <>
@@ -75,8 +74,8 @@ export function AppHeader() {
         <Logo />
         {isSmall ? (
           <>
-            <Button
-              type="text"
+            <PlainButton
+              className="fv-btn-text fv-menu-button"
               icon={<MenuOutlined />}
               aria-label="Open menu"
               onClick={() => {

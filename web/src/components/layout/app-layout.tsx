@@ -1,9 +1,9 @@
-import { Alert } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useMatches } from 'react-router';
 import type { RouteHandle } from '../../app/router';
 import { useAuth } from '../../auth/auth-context';
 import { useRoom } from '../../room/room-context';
+import { PlainAlert } from '../plain-alert';
 import { SystemStatusBanner } from '../system-status';
 import { AppFooter } from './app-footer';
 import { AppHeader } from './app-header';
@@ -31,7 +31,7 @@ export function AppLayout() {
     <div className="fv-shell">
       <AppHeader />
       {reconnecting && (
-        <Alert
+        <PlainAlert
           banner
           type="warning"
           role="status"

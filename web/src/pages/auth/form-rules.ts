@@ -1,12 +1,13 @@
 import { EMAIL_PATTERN, MESSAGES, MIN_PASSWORD_LENGTH } from '@forkvote/contracts';
-import type { Rule } from 'antd/es/form';
+import type { Rule } from '../../components/plain-form';
 
-export const emailRules: Rule[] = [
-  { required: true, message: MESSAGES.invalidEmail },
-  { pattern: EMAIL_PATTERN, message: MESSAGES.invalidEmail },
-];
+export const emailRule: Rule = (value) => (value && EMAIL_PATTERN.test(value) ? null : MESSAGES.invalidEmail);
 
-export const passwordRules: Rule[] = [
-  { required: true, message: MESSAGES.passwordTooShort },
-  { min: MIN_PASSWORD_LENGTH, message: MESSAGES.passwordTooShort },
-];
+export const passwordRule: Rule = (value) =>
+  value && value.length >= MIN_PASSWORD_LENGTH ? null : MESSAGES.passwordTooShort;
+
+/** Something other than spaces, or `message`. */
+export const required =
+  (message: string): Rule =>
+  (value) =>
+    value.trim() ? null : message;

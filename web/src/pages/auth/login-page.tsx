@@ -1,24 +1,38 @@
 import { MESSAGES } from '@forkvote/contracts';
-import { Alert, Button, Card, Checkbox, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/endpoints';
 import { ApiError } from '../../api/http';
 import { useAuth } from '../../auth/auth-context';
-import { emailRules } from './form-rules';
+import { PlainAlert } from '../../components/plain-alert';
+import { PlainButton } from '../../components/plain-button';
+import {
+  CheckboxField,
+  FormCard,
+  PasswordField,
+  PlainForm,
+  TextField,
+  useTextField,
+  validateAll,
+} from '../../components/plain-form';
+import { emailRule, required } from './form-rules';
 
 export function LoginPage() {
   const auth = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
+  const email = useTextField(emailRule);
+  const password = useTextField(required('Please enter your password'));
+  const [rememberMe, setRememberMe] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
 
-  const submit = async (values: { email: string; password: string; rememberMe: boolean }) => {
+  const submit = async () => {
+    if (!validateAll(email, password)) return;
     setLoading(true);
     setError(null);
     try {
-      const payload = await api.login({ ...values, rememberMe: Boolean(values.rememberMe) });
+      const payload = await api.login({ email: email.value, password: password.value, rememberMe });
       auth.setPayload(payload);
       navigate((location.state as { from?: string } | null)?.from ?? '/');
     } catch (err) {
@@ -31,30 +45,22 @@ export function LoginPage() {
   };
 
   return (
-    <Card className="fv-form-card" title={<Typography.Title level={1}>Log In</Typography.Title>}>
-      {error && <Alert type="error" showIcon message={error} className="fv-form-alert" role="alert" />}
-      <Form layout="vertical" onFinish={submit} requiredMark={false} initialValues={{ rememberMe: false }}>
-        <Form.Item label="Email" name="email" rules={emailRules}>
-          <Input type="email" autoComplete="email" />
-        </Form.Item>
-        <Form.Item
-          label="Password"
-          name="password"
-          rules={[{ required: true, message: 'Please enter your password' }]}
-        >
-          <Input.Password autoComplete="current-password" />
-        </Form.Item>
-        <Form.Item name="rememberMe" valuePropName="checked">
-          <Checkbox>Remember me</Checkbox>
-        </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={loading}>
+    <FormCard title="Log In">
+      {error && <PlainAlert type="error" message={error} className="fv-form-alert" role="alert" />}
+      <PlainForm onSubmit={() => void submit()}>
+        <TextField label="Email" type="email" autoComplete="email" field={email} />
+        <PasswordField label="Password" autoComplete="current-password" field={password} />
+        <CheckboxField checked={rememberMe} onChange={setRememberMe}>
+          Remember me
+        </CheckboxField>
+        <PlainButton type="primary" htmlType="submit" block loading={loading}>
           Log In
-        </Button>
-      </Form>
+        </PlainButton>
+      </PlainForm>
       <div className="fv-form-links">
         <Link to="/forgot-password">Forgot your password?</Link>
         <Link to="/register">New here? Start your free trial</Link>
       </div>
-    </Card>
+    </FormCard>
   );
 }

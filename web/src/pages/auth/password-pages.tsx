@@ -1,20 +1,31 @@
 import { MESSAGES } from '@forkvote/contracts';
-import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { api } from '../../api/endpoints';
 import { ApiError } from '../../api/http';
 import { FormStatusAlert, useFormStatus } from '../../components/form-status';
-import { emailRules, passwordRules } from './form-rules';
+import { PlainAlert } from '../../components/plain-alert';
+import { PlainButton } from '../../components/plain-button';
+import {
+  FormCard,
+  PasswordField,
+  PlainForm,
+  TextField,
+  useTextField,
+  validateAll,
+} from '../../components/plain-form';
+import { emailRule, passwordRule } from './form-rules';
 
 export function ForgotPasswordPage() {
   const [result, setResult] = useFormStatus();
   const [loading, setLoading] = useState(false);
+  const email = useTextField(emailRule);
 
-  const submit = async ({ email }: { email: string }) => {
+  const submit = async () => {
+    if (!email.validate()) return;
     setLoading(true);
     try {
-      await api.requestPasswordReset(email);
+      await api.requestPasswordReset(email.value);
       setResult({ ok: true, text: MESSAGES.resetPasswordEmailSent });
     } catch {
       setResult({ ok: false, text: MESSAGES.resetPasswordFailed });
@@ -24,23 +35,19 @@ export function ForgotPasswordPage() {
   };
 
   return (
-    <Card className="fv-form-card" title={<Typography.Title level={1}>Forgot Password</Typography.Title>}>
+    <FormCard title="Forgot Password">
       <FormStatusAlert status={result} />
-      <Typography.Paragraph type="secondary">
-        Enter your email and we will send you a link to choose a new password.
-      </Typography.Paragraph>
-      <Form layout="vertical" onFinish={submit} requiredMark={false}>
-        <Form.Item label="Email" name="email" rules={emailRules}>
-          <Input type="email" autoComplete="email" />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={loading}>
+      <p className="fv-muted">Enter your email and we will send you a link to choose a new password.</p>
+      <PlainForm onSubmit={() => void submit()}>
+        <TextField label="Email" type="email" autoComplete="email" field={email} />
+        <PlainButton type="primary" htmlType="submit" block loading={loading}>
           Send reset link
-        </Button>
-      </Form>
+        </PlainButton>
+      </PlainForm>
       <div className="fv-form-links">
         <Link to="/login">Back to log in</Link>
       </div>
-    </Card>
+    </FormCard>
   );
 }
 
@@ -50,13 +57,20 @@ export function ResetPasswordPage() {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const [loading, setLoading] = useState(false);
+  const password = useTextField(passwordRule);
+  const confirm = useTextField((value) => passwordRule(value) ?? matches(value));
+  // The confirmation is checked against the password as it is when the rule runs.
+  function matches(value: string) {
+    return value === password.value ? null : MESSAGES.passwordsDoNotMatch;
+  }
   if (!token) return <Navigate to="/forgot-password" replace />;
 
-  const submit = async ({ password }: { password: string }) => {
+  const submit = async () => {
+    if (!validateAll(password, confirm)) return;
     setLoading(true);
     setError(null);
     try {
-      await api.resetPassword(password, token);
+      await api.resetPassword(password.value, token);
       setDone(true);
     } catch (err) {
       const status = err instanceof ApiError ? err.status : 0;
@@ -73,46 +87,21 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <Card
-      className="fv-form-card"
-      title={<Typography.Title level={1}>Choose a New Password</Typography.Title>}
-    >
+    <FormCard title="Choose a New Password">
       {done ? (
-        <Alert
-          type="success"
-          showIcon
-          role="alert"
-          message={<Link to="/login">{MESSAGES.resetSuccess}</Link>}
-        />
+        <PlainAlert type="success" role="alert" message={<Link to="/login">{MESSAGES.resetSuccess}</Link>} />
       ) : (
         <>
-          {error && <Alert type="error" showIcon message={error} className="fv-form-alert" role="alert" />}
-          <Form layout="vertical" onFinish={submit} requiredMark={false}>
-            <Form.Item label="New password" name="password" rules={passwordRules}>
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-            <Form.Item
-              label="Confirm new password"
-              name="confirm"
-              dependencies={['password']}
-              rules={[
-                ...passwordRules,
-                ({ getFieldValue }) => ({
-                  validator: (_, value) =>
-                    value === getFieldValue('password')
-                      ? Promise.resolve()
-                      : Promise.reject(new Error(MESSAGES.passwordsDoNotMatch)),
-                }),
-              ]}
-            >
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-            <Button type="primary" htmlType="submit" block loading={loading}>
+          {error && <PlainAlert type="error" message={error} className="fv-form-alert" role="alert" />}
+          <PlainForm onSubmit={() => void submit()}>
+            <PasswordField label="New password" autoComplete="new-password" field={password} />
+            <PasswordField label="Confirm new password" autoComplete="new-password" field={confirm} />
+            <PlainButton type="primary" htmlType="submit" block loading={loading}>
               Reset password
-            </Button>
-          </Form>
+            </PlainButton>
+          </PlainForm>
         </>
       )}
-    </Card>
+    </FormCard>
   );
 }

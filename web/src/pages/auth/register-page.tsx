@@ -1,21 +1,22 @@
 import { MESSAGES, PLAN_CATALOG, PLANS, type Plan } from '@forkvote/contracts';
-import { Alert, Button, Card, Checkbox, Form, Input, Radio, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/endpoints';
 import { ApiError } from '../../api/http';
+import { PlainAlert } from '../../components/plain-alert';
+import { PlainButton } from '../../components/plain-button';
+import {
+  CheckboxField,
+  FormCard,
+  PasswordField,
+  PlainForm,
+  TextField,
+  useTextField,
+  validateAll,
+} from '../../components/plain-form';
 import { planPriceLabel } from '../static/pricing-page';
 import { useBotCheck } from './bot-check';
-import { emailRules, passwordRules } from './form-rules';
-
-interface RegisterValues {
-  name: string;
-  email: string;
-  password: string;
-  plan: Plan;
-  acceptTermsOfService: boolean;
-  contactMeForUserFeedback: boolean;
-}
+import { emailRule, passwordRule, required } from './form-rules';
 
 /** ?plan= preselects a plan; anything unknown counts as monthly (SPEC §2). */
 export function planFromQuery(value: string | null): Plan {
@@ -27,8 +28,23 @@ export function RegisterPage() {
   const botCheck = useBotCheck();
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
+  const name = useTextField(required(MESSAGES.fullNameRequired));
+  const email = useTextField(emailRule);
+  const password = useTextField(passwordRule);
+  const [plan, setPlan] = useState<Plan>(() => planFromQuery(params.get('plan')));
+  const [accepted, setAccepted] = useState(false);
+  const [acceptError, setAcceptError] = useState<string | null>(null);
+  const [contactMe, setContactMe] = useState(false);
 
-  const submit = async (values: RegisterValues) => {
+  const accept = (checked: boolean) => {
+    setAccepted(checked);
+    setAcceptError(checked ? null : MESSAGES.acceptTerms);
+  };
+
+  const submit = async () => {
+    const fieldsOk = validateAll(name, email, password);
+    setAcceptError(accepted ? null : MESSAGES.acceptTerms);
+    if (!fieldsOk || !accepted) return;
     setError(null);
     if (botCheck.loadError)
       return setError(`reCAPTCHA error: ${botCheck.loadError} Please refresh the page and try again.`);
@@ -37,9 +53,12 @@ export function RegisterPage() {
     try {
       const recaptchaToken = await botCheck.execute('register');
       const { stripeCheckoutUrl } = await api.register({
-        ...values,
-        name: values.name.trim(),
-        contactMeForUserFeedback: Boolean(values.contactMeForUserFeedback),
+        name: name.value.trim(),
+        email: email.value,
+        password: password.value,
+        plan,
+        acceptTermsOfService: accepted,
+        contactMeForUserFeedback: contactMe,
         recaptchaToken,
       });
       window.location.assign(stripeCheckoutUrl);
@@ -57,70 +76,46 @@ export function RegisterPage() {
   };
 
   return (
-    <Card
-      className="fv-form-card"
-      title={<Typography.Title level={1}>Start Your Free Trial</Typography.Title>}
-    >
-      {error && <Alert type="error" showIcon message={error} className="fv-form-alert" role="alert" />}
-      <Form<RegisterValues>
-        layout="vertical"
-        onFinish={submit}
-        requiredMark={false}
-        initialValues={{
-          plan: planFromQuery(params.get('plan')),
-          acceptTermsOfService: false,
-          contactMeForUserFeedback: false,
-        }}
-      >
-        <Form.Item
-          label="Full name"
-          name="name"
-          rules={[{ required: true, whitespace: true, message: MESSAGES.fullNameRequired }]}
-        >
-          <Input autoComplete="name" />
-        </Form.Item>
-        <Form.Item label="Email" name="email" rules={emailRules}>
-          <Input type="email" autoComplete="email" />
-        </Form.Item>
-        <Form.Item label="Password" name="password" rules={passwordRules}>
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item label="Plan" name="plan">
-          <Radio.Group className="fv-plan-choice">
-            {PLANS.map((plan) => (
-              <Radio.Button key={plan} value={plan}>
-                <strong>{PLAN_CATALOG[plan].name}</strong> · {planPriceLabel(plan)}
-              </Radio.Button>
-            ))}
-          </Radio.Group>
-        </Form.Item>
-        <Form.Item
-          name="acceptTermsOfService"
-          valuePropName="checked"
-          rules={[
-            {
-              validator: (_, v) => (v ? Promise.resolve() : Promise.reject(new Error(MESSAGES.acceptTerms))),
-            },
-          ]}
-        >
-          <Checkbox>
-            I am at least 18 and accept the <Link to="/terms">terms of service</Link> and the{' '}
-            <Link to="/privacy">privacy policy</Link>
-          </Checkbox>
-        </Form.Item>
-        <Form.Item name="contactMeForUserFeedback" valuePropName="checked">
-          <Checkbox>You may contact me for feedback about ForkVote</Checkbox>
-        </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={loading}>
+    <FormCard title="Start Your Free Trial">
+      {error && <PlainAlert type="error" message={error} className="fv-form-alert" role="alert" />}
+      <PlainForm onSubmit={() => void submit()}>
+        <TextField label="Full name" autoComplete="name" field={name} />
+        <TextField label="Email" type="email" autoComplete="email" field={email} />
+        <PasswordField label="Password" autoComplete="new-password" field={password} />
+        <fieldset className="fv-field fv-plan-choice">
+          <legend>Plan</legend>
+          {PLANS.map((option) => (
+            <label key={option} className={`fv-choice-button${plan === option ? ' fv-choice-checked' : ''}`}>
+              <input
+                type="radio"
+                name="plan"
+                value={option}
+                checked={plan === option}
+                onChange={() => setPlan(option)}
+              />
+              <span>
+                <strong>{PLAN_CATALOG[option].name}</strong> · {planPriceLabel(option)}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <CheckboxField checked={accepted} onChange={accept} error={acceptError}>
+          I am at least 18 and accept the <Link to="/terms">terms of service</Link> and the{' '}
+          <Link to="/privacy">privacy policy</Link>
+        </CheckboxField>
+        <CheckboxField checked={contactMe} onChange={setContactMe}>
+          You may contact me for feedback about ForkVote
+        </CheckboxField>
+        <PlainButton type="primary" htmlType="submit" block loading={loading}>
           Continue to payment
-        </Button>
-        <Typography.Paragraph type="secondary" className="fv-fine-print">
+        </PlainButton>
+        <p className="fv-muted fv-fine-print">
           Monthly and yearly plans start with a 7-day free trial. Cancel any time.
-        </Typography.Paragraph>
-      </Form>
+        </p>
+      </PlainForm>
       <div className="fv-form-links">
         <Link to="/login">Already have an account? Log in</Link>
       </div>
-    </Card>
+    </FormCard>
   );
 }

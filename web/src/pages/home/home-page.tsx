@@ -1,15 +1,13 @@
 import { CheckCircleOutlined, LikeOutlined, ShareAltOutlined, TeamOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
 import { useEffect } from 'react';
-import { LinkButton } from '../../components/app-button';
+import { LinkButton, PlainButton } from '../../components/plain-button';
 import { useAuth } from '../../auth/auth-context';
 import { CopyFeedback } from '../../components/copy-feedback';
 import { useRoom } from '../../room/room-context';
 import { useCopyInvite } from '../../room/use-copy-invite';
 
 /*
- * Plain markup and antd's Button only: the home page is most people's first load, and antd's Typography and
- * Card would add their editors, tooltips and skeletons to it.
+ * Plain markup only: the home page is most people's first load, and loads none of antd.
  */
 function SessionCard() {
   const { state, leave } = useRoom();
@@ -30,12 +28,17 @@ function SessionCard() {
         </LinkButton>
         {!inResults && (
           <>
-            <Button size="large" icon={<ShareAltOutlined />} onClick={invite.copy}>
+            <PlainButton size="large" icon={<ShareAltOutlined />} onClick={invite.copy}>
               Share
-            </Button>
-            <Button size="large" danger onClick={() => void leave()} loading={state.room.isLoading}>
+            </PlainButton>
+            <PlainButton
+              size="large"
+              type="danger"
+              onClick={() => void leave()}
+              loading={state.room.isLoading}
+            >
               Leave Session
-            </Button>
+            </PlainButton>
           </>
         )}
       </div>

@@ -1,17 +1,17 @@
-import { Result } from 'antd';
-import { LinkButton } from '../../components/app-button';
+import { CompassOutlined } from '@ant-design/icons';
+import { LinkButton } from '../../components/plain-button';
+import { ResultPanel } from '../../components/result-panel';
 
 export function NotFoundPage() {
   return (
-    <Result
-      status="404"
-      title={<h1 className="fv-result-title">Page Not Found</h1>}
-      subTitle="The page you are looking for does not exist."
-      extra={
-        <LinkButton to="/" type="primary">
-          Return to Home
-        </LinkButton>
-      }
-    />
+    <ResultPanel
+      icon={<CompassOutlined className="fv-result-icon-neutral" />}
+      title="Page Not Found"
+      text="The page you are looking for does not exist."
+    >
+      <LinkButton to="/" type="primary">
+        Return to Home
+      </LinkButton>
+    </ResultPanel>
   );
 }

@@ -1,19 +1,19 @@
 import { ROOM_ID_LENGTH, ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from '@forkvote/contracts';
-import { Alert, Button } from 'antd';
-// The input alone, per component: antd's `Input` index also brings TextArea, Password, Search and OTP.
-import Input from 'antd/es/input/Input';
-import { FormEvent, lazy, ReactNode, Suspense, useEffect, useId, useState } from 'react';
+import { lazy, ReactNode, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAuth } from '../../auth/auth-context';
+import { PlainAlert } from '../../components/plain-alert';
+import { PlainButton } from '../../components/plain-button';
+import { Field, FormCard, PlainForm } from '../../components/plain-form';
 import { useRoom } from '../../room/room-context';
 
 /*
- * The join page is where a guest on a phone first lands, so it is built light: plain markup and antd's
- * Input, Button and Alert, without antd's Form, Card and Typography (their validators, tooltips and skeletons
- * are most of a first load). The 'Invalid waiting room ID' dialog's code loads when it is needed.
+ * The join page is where a guest on a phone first lands, so it is built light: plain markup, no antd (its
+ * form, inputs and theme are most of a first load). The 'Invalid waiting room ID' dialog's code, antd's
+ * Modal, loads when it is needed.
  */
 const AlertDialog = lazy(async () => ({
-  default: (await import('../../components/dialogs/dialogs')).AlertDialog,
+  default: (await import('../../components/dialogs/dialogs')).ScopedAlertDialog,
 }));
 
 /** What the Waiting Room ID field holds: trimmed, upper-cased, at most 6 characters (SPEC §5, §9). */
@@ -32,27 +32,6 @@ function nameProblem(value: string): string | null {
   return value.trim() ? null : ROOM_MESSAGES.nameRequired;
 }
 
-/** A labelled field with its message under it, laid out as the app's other forms are. */
-function Field(props: {
-  label: string;
-  error: string | null;
-  children: (id: string, errorId: string) => ReactNode;
-}) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  return (
-    <div className={`fv-field${props.error ? ' fv-field-invalid' : ''}`}>
-      <label htmlFor={id}>{props.label}</label>
-      {props.children(id, errorId)}
-      {props.error && (
-        <div id={errorId} className="fv-field-error" role="alert">
-          {props.error}
-        </div>
-      )}
-    </div>
-  );
-}
-
 /** "Your Name": required, trimmed by the caller, at most USER_NAME_MAX; prefilled from the signed-in user. */
 function useNameField() {
   const auth = useAuth();
@@ -65,14 +44,14 @@ function useNameField() {
   const field = (
     <Field label="Your Name" error={error}>
       {(id, errorId) => (
-        <Input
+        <input
           id={id}
+          className="fv-input"
           value={value}
           maxLength={USER_NAME_MAX}
           autoComplete="nickname"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          status={error ? 'error' : undefined}
           onChange={(e) => setValue(e.target.value)}
           onBlur={() => setError(nameProblem(value))}
         />
@@ -89,22 +68,13 @@ function useNameField() {
 
 /** The join and create forms' frame: the page's h1, and the room call's error in a red box (SPEC §2). */
 function RoomForm(props: { title: string; error: string | null; onSubmit: () => void; children: ReactNode }) {
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    props.onSubmit();
-  };
   return (
-    <section className="fv-form-card fv-light-card">
-      <h1 className="fv-light-card-title">{props.title}</h1>
-      <div className="fv-light-card-body">
-        {props.error && (
-          <Alert type="error" showIcon message={props.error} className="fv-form-alert" role="alert" />
-        )}
-        <form noValidate onSubmit={submit}>
-          {props.children}
-        </form>
-      </div>
-    </section>
+    <FormCard title={props.title}>
+      {props.error && (
+        <PlainAlert type="error" message={props.error} className="fv-form-alert" role="alert" />
+      )}
+      <PlainForm onSubmit={props.onSubmit}>{props.children}</PlainForm>
+    </FormCard>
   );
 }
 
@@ -134,24 +104,23 @@ export function JoinSessionPage() {
       {name.field}
       <Field label="Waiting Room ID" error={roomIdError}>
         {(id, errorId) => (
-          <Input
+          <input
             id={id}
             value={roomId}
-            className="fv-code-input"
+            className="fv-input fv-code-input"
             autoComplete="off"
             autoCapitalize="characters"
             aria-invalid={roomIdError ? true : undefined}
             aria-describedby={roomIdError ? errorId : undefined}
-            status={roomIdError ? 'error' : undefined}
             // Trimmed first, then held to 6 characters: ' zz99zz ' pasted is 'ZZ99ZZ', not ' zz99z'.
             onChange={(e) => setRoomId(normalizeRoomId(e.target.value))}
             onBlur={() => setRoomIdError(roomIdProblem(roomId))}
           />
         )}
       </Field>
-      <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
+      <PlainButton type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
         {state.room.isLoading ? 'Joining...' : 'Join Session'}
-      </Button>
+      </PlainButton>
       {dialogLoaded && (
         <Suspense fallback={null}>
           <AlertDialog
@@ -176,9 +145,9 @@ export function CreateSessionPage() {
   return (
     <RoomForm title="Create a New Session" error={state.room.error} onSubmit={() => void submit()}>
       {name.field}
-      <Button type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
+      <PlainButton type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
         Create Session
-      </Button>
+      </PlainButton>
     </RoomForm>
   );
 }

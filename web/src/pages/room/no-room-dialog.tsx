@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
+import { AntdScope } from '../../app/antd-scope';
 import { AlertDialog } from '../../components/dialogs/dialogs';
 
 /** How long the "Oops!" dialog shows before it takes the person home by itself. */
@@ -21,6 +22,8 @@ export function NoRoomDialog({ within }: { within: 'waiting room' | 'session' })
     return () => clearTimeout(timer);
   }, [navigate]);
   return (
-    <AlertDialog open title="Oops!" message={NO_ROOM_MESSAGES[within]} onConfirm={() => navigate('/')} />
+    <AntdScope>
+      <AlertDialog open title="Oops!" message={NO_ROOM_MESSAGES[within]} onConfirm={() => navigate('/')} />
+    </AntdScope>
   );
 }

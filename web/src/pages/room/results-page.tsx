@@ -6,39 +6,41 @@ import {
   type Ballot,
   type BallotsResult,
 } from '@forkvote/contracts';
-import { Alert, Button, Card, Col, List, Row, Space, Switch, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ConfirmDialog } from '../../components/dialogs/dialogs';
 import { PlaceFacts } from '../../components/place-facts';
+import { PlainAlert } from '../../components/plain-alert';
+import { PlainButton } from '../../components/plain-button';
 import { ConnectionStatus } from '../../room/connection-status';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
-import { NoRoomDialog } from './no-room-dialog';
 import { useRoomNavigation } from './use-room-navigation';
+
+/*
+ * The results page is plain markup and loads no antd: the whole guest journey (join, waiting room, voting,
+ * results) stays light on a phone. Its dialogs (antd's Modal) load when they open.
+ */
+const NoRoomDialog = lazy(async () => ({ default: (await import('./no-room-dialog')).NoRoomDialog }));
+const ConfirmDialog = lazy(async () => ({
+  default: (await import('../../components/dialogs/dialogs')).ScopedConfirmDialog,
+}));
 
 function WinnerCard({ ballot, voters }: { ballot: Ballot; voters: number }) {
   return (
-    <Card className="fv-winner" data-testid="winner-card">
-      <Space direction="vertical" size={4}>
-        <Space>
-          <TrophyFilled className="fv-trophy" />
-          <Typography.Title level={3} className="fv-place-name">
-            {ballot.place.displayName.text}
-          </Typography.Title>
-        </Space>
-        <Typography.Text type="secondary">
-          {ballot.place.shortFormattedAddress || ballot.place.formattedAddress}
-        </Typography.Text>
-        <PlaceFacts place={ballot.place} />
-        <Typography.Text>
-          <CheckCircleFilled className="fv-ok" /> {ballot.upVotes} of {voters} votes · {ballot.approval}%
-          approval
-        </Typography.Text>
-        <a className="fv-maps-link" href={ballot.place.googleMapsUri} target="_blank" rel="noreferrer">
-          <EnvironmentOutlined /> Open in maps
-        </a>
-      </Space>
-    </Card>
+    <article className="fv-light-card fv-light-card-body fv-winner fv-stack" data-testid="winner-card">
+      <div className="fv-winner-name">
+        <TrophyFilled className="fv-trophy" />
+        <h3 className="fv-place-name">{ballot.place.displayName.text}</h3>
+      </div>
+      <span className="fv-muted">{ballot.place.shortFormattedAddress || ballot.place.formattedAddress}</span>
+      <PlaceFacts place={ballot.place} />
+      <span>
+        <CheckCircleFilled className="fv-ok" /> {ballot.upVotes} of {voters} votes · {ballot.approval}%
+        approval
+      </span>
+      <a className="fv-maps-link" href={ballot.place.googleMapsUri} target="_blank" rel="noreferrer">
+        <EnvironmentOutlined /> Open in maps
+      </a>
+    </article>
   );
 }
 
@@ -82,7 +84,15 @@ export function ResultsPage() {
   useRoomNavigation('/results');
   const [details, setDetails] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
-  if (!state.room.waitingRoom) return <NoRoomDialog within="session" />;
+  // The dialog's code is fetched on the first 'Close Session', then kept, so it closes as dialogs do.
+  const [confirmLoaded, setConfirmLoaded] = useState(false);
+  if (confirmClose && !confirmLoaded) setConfirmLoaded(true);
+  if (!state.room.waitingRoom)
+    return (
+      <Suspense fallback={null}>
+        <NoRoomDialog within="session" />
+      </Suspense>
+    );
   const result = state.voting.ballots;
   const winners = result ? result.ballots.filter((b) => result.winners.includes(b.placeId)) : [];
   const withVotes = result?.ballots.filter((b) => b.upVotes + b.downVotes > 0) ?? [];
@@ -97,26 +107,24 @@ export function ResultsPage() {
 
   return (
     <div className="fv-page">
-      <Typography.Title>Results</Typography.Title>
+      <h1 className="fv-page-title">Results</h1>
       <ConnectionStatus />
       {state.voting.error && (
-        <Alert type="error" showIcon message={`Error: ${state.voting.error}`} className="fv-form-alert" />
+        <PlainAlert type="error" message={`Error: ${state.voting.error}`} className="fv-form-alert" />
       )}
-      <Typography.Title level={2} data-testid="results-headline">
+      <h2 className="fv-section-title" data-testid="results-headline">
         {resultsHeadline(winners.length)}
-      </Typography.Title>
+      </h2>
       {winners.length > 0 && (
-        <Row gutter={[16, 16]}>
+        <div className="fv-columns fv-columns-2">
           {winners.map((ballot) => (
-            <Col xs={24} md={12} key={ballot.placeId}>
-              <WinnerCard ballot={ballot} voters={result!.voterCount} />
-            </Col>
+            <WinnerCard key={ballot.placeId} ballot={ballot} voters={result!.voterCount} />
           ))}
-        </Row>
+        </div>
       )}
       {result && winners.length === 0 && <ClosestToUnanimous result={result} />}
       {state.room.isHost && winners.length === 0 && (
-        <Button
+        <PlainButton
           type="primary"
           size="large"
           className="fv-more"
@@ -124,49 +132,55 @@ export function ResultsPage() {
           loading={state.voting.isLoading}
         >
           Click here to vote on more restaurants
-        </Button>
+        </PlainButton>
       )}
       {state.room.error && (
-        <Alert type="error" showIcon message={state.room.error} className="fv-form-alert" role="alert" />
+        <PlainAlert type="error" message={state.room.error} className="fv-form-alert" role="alert" />
       )}
-      <Button
-        danger
+      <PlainButton
+        type="danger"
         className="fv-more"
         // The host's leave closes the room for everyone: asked first, as 'Close Waiting Room' is.
         onClick={() => (state.room.isHost ? setConfirmClose(true) : leaveAndGoHome(navigate, leave))}
         loading={state.room.isLoading}
       >
         {state.room.isHost ? 'Close Session' : 'Leave Session'}
-      </Button>
-      <ConfirmDialog
-        open={confirmClose}
-        title="Close the session?"
-        message="Everyone in the session will be sent back to the home page."
-        continueLabel="Close Session"
-        onResult={async (go) => {
-          setConfirmClose(false);
-          if (go) await leaveAndGoHome(navigate, leave);
-        }}
-      />
-      <div className="fv-details-toggle">
-        <Switch checked={details} onChange={setDetails} id="details" />{' '}
-        <label htmlFor="details">Show voting details</label>
-      </div>
-      {details && result && (
-        <List
-          className="fv-details"
-          dataSource={[...withVotes, ...withoutVotes]}
-          renderItem={(ballot) => (
-            <List.Item>
-              <Space direction="vertical" size={0}>
-                <strong>{ballot.place.displayName.text}</strong>
-                <Typography.Text type="secondary">
-                  {ballot.upVotes} yes · {ballot.downVotes} no · {ballot.approval}% approval
-                </Typography.Text>
-              </Space>
-            </List.Item>
-          )}
+      </PlainButton>
+      {confirmLoaded && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open={confirmClose}
+            title="Close the session?"
+            message="Everyone in the session will be sent back to the home page."
+            continueLabel="Close Session"
+            onResult={async (go) => {
+              setConfirmClose(false);
+              if (go) await leaveAndGoHome(navigate, leave);
+            }}
+          />
+        </Suspense>
+      )}
+      <label className="fv-details-toggle">
+        <input
+          type="checkbox"
+          role="switch"
+          className="fv-switch"
+          checked={details}
+          onChange={(event) => setDetails(event.target.checked)}
         />
+        Show voting details
+      </label>
+      {details && result && (
+        <ul className="fv-details">
+          {[...withVotes, ...withoutVotes].map((ballot) => (
+            <li key={ballot.placeId}>
+              <strong>{ballot.place.displayName.text}</strong>
+              <span className="fv-muted">
+                {ballot.upVotes} yes · {ballot.downVotes} no · {ballot.approval}% approval
+              </span>
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -1,20 +1,23 @@
 import { DislikeOutlined, EnvironmentOutlined, LikeOutlined } from '@ant-design/icons';
 import { batchOf, PLACES_PER_BATCH, placeTypeLabel, type Place } from '@forkvote/contracts';
-import { Alert, Button } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
 import { DemoPlacesNotice, PlaceFacts, PlacePhoto } from '../../components/place-facts';
+import { PlainAlert } from '../../components/plain-alert';
+import { PlainButton } from '../../components/plain-button';
 import { StatusTag } from '../../components/status-tag';
 import { ConnectionStatus } from '../../room/connection-status';
 import { readBallot, keepBallot, type Choice } from '../../room/ballot-store';
 import { useRoom } from '../../room/room-context';
-import { NoRoomDialog } from './no-room-dialog';
 import { useRoomNavigation } from './use-room-navigation';
 
 /*
- * The voting page is plain markup with antd's Button and Alert only: a guest reaches it on a phone, and five
- * antd cards with radio groups and tags cost half a second of a slow phone's main thread at first render.
+ * The voting page is plain markup and loads no antd: a guest reaches it on a phone, and five antd cards with
+ * radio groups and tags cost half a second of a slow phone's main thread at first render.
  */
+
+// The "Oops!" dialog (antd's Modal) is fetched only for someone whose room is gone.
+const NoRoomDialog = lazy(async () => ({ default: (await import('./no-room-dialog')).NoRoomDialog }));
 
 const typeLabel = (place: Place) =>
   placeTypeLabel(
@@ -91,7 +94,7 @@ function NudgeButton() {
   const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
   return (
     <div className="fv-nudge">
-      <Button
+      <PlainButton
         onClick={async () => {
           setBusy(true);
           setOutcome(await nudge());
@@ -100,7 +103,7 @@ function NudgeButton() {
         loading={busy}
       >
         Nudge
-      </Button>
+      </PlainButton>
       <span role="status" className={outcome?.ok === false ? 'fv-nudge-refused' : 'fv-muted'}>
         {outcome?.message ?? 'Remind everyone still pending.'}
       </span>
@@ -178,7 +181,12 @@ export function VotingPage() {
     return () => window.removeEventListener('keydown', onKey);
   });
 
-  if (!state.room.waitingRoom) return <NoRoomDialog within="session" />;
+  if (!state.room.waitingRoom)
+    return (
+      <Suspense fallback={null}>
+        <NoRoomDialog within="session" />
+      </Suspense>
+    );
   const users = state.room.waitingRoom.users;
   const pending = users.filter(
     (u) => !state.voting.usersVoted.includes(u.userId) && u.userId !== state.room.userId,
@@ -190,10 +198,8 @@ export function VotingPage() {
       <ConnectionStatus />
       {state.voting.demo && <DemoPlacesNotice />}
       {state.voting.nudgedBy && !state.voting.voted && (
-        <Alert
+        <PlainAlert
           type="info"
-          showIcon
-          closable
           onClose={() => dispatch({ type: 'nudgeSeen' })}
           message={`${state.voting.nudgedBy} is waiting for your votes. No rush, just a friendly nudge!`}
           className="fv-form-alert fv-nudge-banner"
@@ -202,9 +208,8 @@ export function VotingPage() {
       )}
       {state.voting.voted ? (
         <section className="fv-light-card fv-light-card-body">
-          <Alert
+          <PlainAlert
             type="success"
-            showIcon
             message="Votes submitted successfully! Waiting for others to submit their votes."
           />
           <h2 className="fv-progress-title">Voting Progress</h2>
@@ -244,7 +249,7 @@ export function VotingPage() {
             ))}
           </div>
           <div className="fv-submit-row">
-            <Button
+            <PlainButton
               type="primary"
               size="large"
               className="fv-submit-votes"
@@ -253,7 +258,7 @@ export function VotingPage() {
               onClick={submit}
             >
               {sending ? 'Sending…' : 'Submit Votes'}
-            </Button>
+            </PlainButton>
             <span className="fv-muted" data-testid="chosen-count">
               {chosenCount} of {batch.length} chosen
             </span>
@@ -268,9 +273,8 @@ export function VotingPage() {
           </div>
           {/* Beside Submit, where the person is looking when it fails, not at the top of a long page. */}
           {state.voting.error && (
-            <Alert
+            <PlainAlert
               type="error"
-              showIcon
               message={`Error: ${state.voting.error}`}
               className="fv-vote-error"
               role="alert"

@@ -1,15 +1,34 @@
 import { CrownFilled, ShareAltOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, List, QRCode, Row, Space, Tag, Typography } from 'antd';
-import { useEffect } from 'react';
+import { QRCodeSVG } from '@rc-component/qrcode';
+import { lazy, Suspense, useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { CopyFeedback } from '../../components/copy-feedback';
 import { LoadingOverlay } from '../../components/loading-overlay';
+import { PlainAlert } from '../../components/plain-alert';
+import { PlainButton } from '../../components/plain-button';
 import { ConnectionStatus } from '../../room/connection-status';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
 import { inviteLink, useCopyInvite } from '../../room/use-copy-invite';
-import { HostControls } from './host-controls';
-import { NoRoomDialog } from './no-room-dialog';
 import { useRoomNavigation } from './use-room-navigation';
+
+/*
+ * The waiting room is plain markup and loads no antd for a guest: the guest's whole journey stays light on a
+ * phone. The host's controls (antd's form fields, in its theme) load for the host alone.
+ */
+const HostControls = lazy(async () => {
+  const [{ HostControls: Controls }, { AntdScope }] = await Promise.all([
+    import('./host-controls'),
+    import('../../app/antd-scope'),
+  ]);
+  return {
+    default: () => (
+      <AntdScope>
+        <Controls />
+      </AntdScope>
+    ),
+  };
+});
+const NoRoomDialog = lazy(async () => ({ default: (await import('./no-room-dialog')).NoRoomDialog }));
 
 export function WaitingRoomPage() {
   const { state, dispatch, leave } = useRoom();
@@ -32,7 +51,12 @@ export function WaitingRoomPage() {
     void import('./results-page').catch(() => undefined);
   }, []);
 
-  if (!room) return <NoRoomDialog within="waiting room" />;
+  if (!room)
+    return (
+      <Suspense fallback={null}>
+        <NoRoomDialog within="waiting room" />
+      </Suspense>
+    );
   const me = state.room.userId;
 
   return (
@@ -40,54 +64,55 @@ export function WaitingRoomPage() {
       {state.voting.isTransitioningToVoting && (
         <LoadingOverlay topText="Get Ready to Vote!" bottomText="Loading restaurant options..." />
       )}
-      <Typography.Title>Waiting Room</Typography.Title>
-      <Row gutter={[24, 24]}>
-        <Col xs={24} lg={10}>
+      <h1 className="fv-page-title">Waiting Room</h1>
+      <div className="fv-waiting-grid">
+        <div>
           <RoomCard />
-          <Card className="fv-people" title={`People in the session (${room.users.length})`}>
-            <List
-              dataSource={room.users}
-              renderItem={(user) => (
-                <List.Item>
-                  <Space>
-                    <span className="fv-person-name">{user.userName}</span>
-                    {user.userId === me && <Tag className="fv-tag-you">You</Tag>}
-                    {user.userId === room.createdBy.userId && (
-                      <Tag icon={<CrownFilled />} className="fv-tag-host">
-                        Host
-                      </Tag>
-                    )}
-                  </Space>
-                </List.Item>
-              )}
-            />
-          </Card>
-        </Col>
-        <Col xs={24} lg={14}>
+          <section className="fv-light-card fv-people" aria-labelledby="people-title">
+            <h2 id="people-title" className="fv-card-title">
+              People in the session ({room.users.length})
+            </h2>
+            <ul className="fv-people-list">
+              {room.users.map((user) => (
+                <li key={user.userId}>
+                  <span className="fv-person-name">{user.userName}</span>
+                  {user.userId === me && <span className="fv-tag fv-tag-you">You</span>}
+                  {user.userId === room.createdBy.userId && (
+                    <span className="fv-tag fv-tag-host">
+                      <CrownFilled /> Host
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+        <div>
           {state.room.isHost ? (
-            <HostControls />
+            <Suspense fallback={<div className="fv-host-controls-loading" aria-busy="true" />}>
+              <HostControls />
+            </Suspense>
           ) : (
-            <Card>
-              <Typography.Title level={2}>Waiting for host to start voting...</Typography.Title>
-              <Typography.Paragraph type="secondary">
+            <section className="fv-light-card fv-light-card-body fv-stack fv-waiting-guest">
+              <h2 className="fv-section-title">Waiting for host to start voting...</h2>
+              <p className="fv-muted">
                 You will move to the vote as soon as {room.createdBy.userName} starts it.
-              </Typography.Paragraph>
+              </p>
               {state.room.error && (
-                <Alert
-                  type="error"
-                  message={state.room.error}
-                  showIcon
-                  className="fv-form-alert"
-                  role="alert"
-                />
+                <PlainAlert type="error" message={state.room.error} className="fv-form-alert" role="alert" />
               )}
-              <Button danger onClick={() => leaveAndGoHome(navigate, leave)} loading={state.room.isLoading}>
+              <PlainButton
+                type="danger"
+                className="fv-more"
+                onClick={() => leaveAndGoHome(navigate, leave)}
+                loading={state.room.isLoading}
+              >
                 Leave Waiting Room
-              </Button>
-            </Card>
+              </PlainButton>
+            </section>
           )}
-        </Col>
-      </Row>
+        </div>
+      </div>
     </div>
   );
 }
@@ -97,26 +122,25 @@ function RoomCard() {
   const room = state.room.waitingRoom!;
   const invite = useCopyInvite(room.waitingRoomId);
   return (
-    <Card className="fv-room-card">
-      <Space direction="vertical" size="small" className="fv-full-width">
-        <ConnectionStatus />
-        <Typography.Text type="secondary">Waiting room ID</Typography.Text>
-        <div className="fv-room-code" data-testid="room-code">
-          {room.waitingRoomId}
-        </div>
-        <Space align="start" wrap>
-          <Button icon={<ShareAltOutlined />} onClick={invite.copy}>
-            Invite friends
-          </Button>
-          <QRCode
-            value={inviteLink(room.waitingRoomId)}
-            size={112}
-            bordered={false}
-            aria-label="Invite QR code"
-          />
-        </Space>
-        <CopyFeedback {...invite} />
-      </Space>
-    </Card>
+    <section className="fv-light-card fv-light-card-body fv-room-card fv-stack">
+      <ConnectionStatus />
+      <span className="fv-muted">Waiting room ID</span>
+      <div className="fv-room-code" data-testid="room-code">
+        {room.waitingRoomId}
+      </div>
+      <div className="fv-invite">
+        <PlainButton icon={<ShareAltOutlined />} onClick={invite.copy}>
+          Invite friends
+        </PlainButton>
+        <QRCodeSVG
+          className="fv-qr"
+          value={inviteLink(room.waitingRoomId)}
+          size={112}
+          level="M"
+          aria-label="Invite QR code"
+        />
+      </div>
+      <CopyFeedback {...invite} />
+    </section>
   );
 }

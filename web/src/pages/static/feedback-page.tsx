@@ -1,28 +1,32 @@
 import { MESSAGES } from '@forkvote/contracts';
-import { Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { api } from '../../api/endpoints';
 import { FormStatusAlert, useFormStatus } from '../../components/form-status';
-import { emailRules } from '../auth/form-rules';
-
-interface FeedbackValues {
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-}
+import { PlainButton } from '../../components/plain-button';
+import { FormCard, PlainForm, TextField, useTextField, validateAll } from '../../components/plain-form';
+import { emailRule, required } from '../auth/form-rules';
 
 export function FeedbackPage() {
-  const [form] = Form.useForm<FeedbackValues>();
   const [result, setResult] = useFormStatus();
   const [loading, setLoading] = useState(false);
+  const name = useTextField(required('Please enter your name'));
+  const email = useTextField(emailRule);
+  const subject = useTextField(required('Please enter a subject'));
+  const message = useTextField(required('Please enter a message'));
+  const fields = [name, email, subject, message];
 
-  const submit = async (values: FeedbackValues) => {
+  const submit = async () => {
+    if (!validateAll(...fields)) return;
     setLoading(true);
     try {
-      await api.feedback(values);
+      await api.feedback({
+        name: name.value,
+        email: email.value,
+        subject: subject.value,
+        message: message.value,
+      });
       setResult({ ok: true, text: MESSAGES.feedbackThanks });
-      form.resetFields();
+      for (const field of fields) field.reset();
     } catch {
       setResult({ ok: false, text: MESSAGES.feedbackFailed });
     } finally {
@@ -30,27 +34,18 @@ export function FeedbackPage() {
     }
   };
 
-  const required = (message: string) => [{ required: true, whitespace: true, message }];
   return (
-    <Card className="fv-form-card" title={<Typography.Title level={1}>Feedback</Typography.Title>}>
+    <FormCard title="Feedback">
       <FormStatusAlert status={result} />
-      <Form form={form} layout="vertical" onFinish={submit} requiredMark={false}>
-        <Form.Item label="Name" name="name" rules={required('Please enter your name')}>
-          <Input autoComplete="name" />
-        </Form.Item>
-        <Form.Item label="Email" name="email" rules={emailRules}>
-          <Input type="email" autoComplete="email" />
-        </Form.Item>
-        <Form.Item label="Subject" name="subject" rules={required('Please enter a subject')}>
-          <Input />
-        </Form.Item>
-        <Form.Item label="Message" name="message" rules={required('Please enter a message')}>
-          <Input.TextArea rows={5} />
-        </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={loading}>
+      <PlainForm onSubmit={() => void submit()}>
+        <TextField label="Name" autoComplete="name" field={name} />
+        <TextField label="Email" type="email" autoComplete="email" field={email} />
+        <TextField label="Subject" field={subject} />
+        <TextField label="Message" field={message} multiline />
+        <PlainButton type="primary" htmlType="submit" block loading={loading}>
           Send Feedback
-        </Button>
-      </Form>
-    </Card>
+        </PlainButton>
+      </PlainForm>
+    </FormCard>
   );
 }

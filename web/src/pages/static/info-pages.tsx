@@ -1,9 +1,18 @@
-import { MailOutlined, QuestionCircleOutlined } from '@ant-design/icons';
-import { Card, Col, Collapse, Result, Row, Steps, Typography } from 'antd';
-import { LinkButton } from '../../components/app-button';
+import {
+  CheckCircleFilled,
+  ExclamationCircleFilled,
+  MailOutlined,
+  QuestionCircleOutlined,
+} from '@ant-design/icons';
+import type { ReactNode } from 'react';
+import { LinkButton } from '../../components/plain-button';
+import { ResultPanel } from '../../components/result-panel';
 import { useAuth } from '../../auth/auth-context';
 
-const { Title, Paragraph } = Typography;
+/*
+ * The static pages are plain markup and load no antd: they are read, mostly on a phone, and antd's
+ * Typography, Card, Steps and Collapse would cost more to load than everything they show.
+ */
 export const GENERAL_MAILBOX = 'hello@forkvote.app';
 export const SUPPORT_MAILBOX = 'support@forkvote.app';
 export const TERMS_VERSION = '1.0';
@@ -16,67 +25,56 @@ export function AboutPage() {
   ];
   return (
     <div className="fv-page fv-prose">
-      <Title>About ForkVote</Title>
-      <Title level={2}>Our mission</Title>
-      <Paragraph>
+      <h1 className="fv-page-title">About ForkVote</h1>
+      <h2 className="fv-section-title">Our mission</h2>
+      <p>
         Help groups of friends decide where to eat quickly and fairly, so the evening is about the food and
         the company, not the debate.
-      </Paragraph>
-      <Title level={2}>Our story</Title>
-      <Paragraph>
+      </p>
+      <h2 className="fv-section-title">Our story</h2>
+      <p>
         ForkVote began in 2025 after one too many group chats that ended with everyone hungry and nobody
         deciding. We built the simplest fair method we could think of: everyone votes yes or no on a few
         nearby places, and the places everyone approves win.
-      </Paragraph>
-      <Title level={2}>What people say</Title>
-      <Row gutter={[16, 16]}>
+      </p>
+      <h2 className="fv-section-title">What people say</h2>
+      <div className="fv-columns fv-columns-3">
         {testimonials.map((t) => (
-          <Col xs={24} md={8} key={t.who}>
-            <Card>
-              <Paragraph italic>“{t.quote}”</Paragraph>
-              <Typography.Text type="secondary">— {t.who}</Typography.Text>
-            </Card>
-          </Col>
+          <figure className="fv-light-card fv-light-card-body fv-quote" key={t.who}>
+            <blockquote>“{t.quote}”</blockquote>
+            <figcaption className="fv-muted">— {t.who}</figcaption>
+          </figure>
         ))}
-      </Row>
-      <Title level={2}>Contact us</Title>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} md={12}>
-          <Card
-            title={
-              <>
-                <MailOutlined /> General
-              </>
-            }
-          >
-            <a className="fv-mail-link" href={`mailto:${GENERAL_MAILBOX}`}>
-              {GENERAL_MAILBOX}
-            </a>
-          </Card>
-        </Col>
-        <Col xs={24} md={12}>
-          <Card
-            title={
-              <>
-                <QuestionCircleOutlined /> Support
-              </>
-            }
-          >
-            <a className="fv-mail-link" href={`mailto:${SUPPORT_MAILBOX}`}>
-              {SUPPORT_MAILBOX}
-            </a>
-          </Card>
-        </Col>
-      </Row>
+      </div>
+      <h2 className="fv-section-title">Contact us</h2>
+      <div className="fv-columns fv-columns-2">
+        <ContactCard icon={<MailOutlined />} title="General" mailbox={GENERAL_MAILBOX} />
+        <ContactCard icon={<QuestionCircleOutlined />} title="Support" mailbox={SUPPORT_MAILBOX} />
+      </div>
     </div>
+  );
+}
+
+function ContactCard({ icon, title, mailbox }: { icon: ReactNode; title: string; mailbox: string }) {
+  return (
+    <section className="fv-light-card">
+      <h3 className="fv-light-card-title fv-contact-title">
+        {icon} {title}
+      </h3>
+      <div className="fv-light-card-body">
+        <a className="fv-mail-link" href={`mailto:${mailbox}`}>
+          {mailbox}
+        </a>
+      </div>
+    </section>
   );
 }
 
 export function ContactPage() {
   return (
     <div className="fv-page fv-prose">
-      <Title>Contact</Title>
-      <Paragraph>A contact form is on its way. Until then, write to us at {GENERAL_MAILBOX}.</Paragraph>
+      <h1 className="fv-page-title">Contact</h1>
+      <p>A contact form is on its way. Until then, write to us at {GENERAL_MAILBOX}.</p>
     </div>
   );
 }
@@ -103,13 +101,16 @@ export function HowItWorksPage() {
   ];
   return (
     <div className="fv-page">
-      <Title>How It Works</Title>
-      <Steps
-        direction="vertical"
-        current={-1}
-        // The step icons already number the steps.
-        items={steps}
-      />
+      <h1 className="fv-page-title">How It Works</h1>
+      {/* The list's markers number the steps; their titles do not again. */}
+      <ol className="fv-timeline">
+        {steps.map((step) => (
+          <li key={step.title}>
+            <h2>{step.title}</h2>
+            <p className="fv-muted">{step.description}</p>
+          </li>
+        ))}
+      </ol>
       {!auth.isSignedIn && (
         <LinkButton to="/pricing" type="primary" size="large">
           Start Your Free Trial
@@ -122,25 +123,23 @@ export function HowItWorksPage() {
 export function TermsPage() {
   return (
     <div className="fv-page fv-prose">
-      <Title>Terms of Service</Title>
-      <Paragraph type="secondary">Version {TERMS_VERSION}</Paragraph>
-      <Title level={2}>1. Who may use ForkVote</Title>
-      <Paragraph>You must be at least 18 years old to create an account or join a session.</Paragraph>
-      <Title level={2}>2. Subscriptions</Title>
-      <Paragraph>
+      <h1 className="fv-page-title">Terms of Service</h1>
+      <p className="fv-muted">Version {TERMS_VERSION}</p>
+      <h2 className="fv-section-title">1. Who may use ForkVote</h2>
+      <p>You must be at least 18 years old to create an account or join a session.</p>
+      <h2 className="fv-section-title">2. Subscriptions</h2>
+      <p>
         Hosts subscribe monthly ($1.99), yearly ($19.99) or once for lifetime access ($49.99). Monthly and
         yearly plans begin with a 7-day free trial; you are charged when it ends unless you cancel before. You
         can cancel at any time from your profile; access continues to the end of the paid period.
-      </Paragraph>
-      <Title level={2}>3. Sessions</Title>
-      <Paragraph>
+      </p>
+      <h2 className="fv-section-title">3. Sessions</h2>
+      <p>
         Place information comes from third-party providers and may be incomplete or out of date. Check opening
         hours before you go.
-      </Paragraph>
-      <Title level={2}>4. Acceptable use</Title>
-      <Paragraph>
-        Do not misuse the service, try to access other people's sessions, or disrupt it for others.
-      </Paragraph>
+      </p>
+      <h2 className="fv-section-title">4. Acceptable use</h2>
+      <p>Do not misuse the service, try to access other people's sessions, or disrupt it for others.</p>
     </div>
   );
 }
@@ -148,19 +147,17 @@ export function TermsPage() {
 export function PrivacyPage() {
   return (
     <div className="fv-page fv-prose">
-      <Title>Privacy Policy</Title>
-      <Paragraph type="secondary">Version {TERMS_VERSION}</Paragraph>
-      <Paragraph>
+      <h1 className="fv-page-title">Privacy Policy</h1>
+      <p className="fv-muted">Version {TERMS_VERSION}</p>
+      <p>
         We keep what we need to run ForkVote: your name, email, hashed password, preferences, and your
         sessions' votes.
-      </Paragraph>
-      <Paragraph>
+      </p>
+      <p>
         Zip codes are turned into coordinates on our own servers; no third party sees them. Payments are
         handled by Stripe; we never see your card.
-      </Paragraph>
-      <Paragraph>
-        You must be at least 18 to use ForkVote. Write to {SUPPORT_MAILBOX} to see or delete your data.
-      </Paragraph>
+      </p>
+      <p>You must be at least 18 to use ForkVote. Write to {SUPPORT_MAILBOX} to see or delete your data.</p>
     </div>
   );
 }
@@ -186,46 +183,47 @@ export function HelpPage() {
   ];
   return (
     <div className="fv-page fv-prose">
-      <Title>Help</Title>
-      <Collapse
-        items={faqs.map((f, i) => ({ key: String(i), label: f.q, children: <Paragraph>{f.a}</Paragraph> }))}
-      />
-      <Paragraph className="fv-help-contact">
+      <h1 className="fv-page-title">Help</h1>
+      <div className="fv-faq">
+        {faqs.map((f) => (
+          <details key={f.q}>
+            <summary>{f.q}</summary>
+            <p>{f.a}</p>
+          </details>
+        ))}
+      </div>
+      <p className="fv-help-contact">
         Still stuck? Write to <a href={`mailto:${SUPPORT_MAILBOX}`}>{SUPPORT_MAILBOX}</a>.
-      </Paragraph>
+      </p>
     </div>
   );
 }
 
 export function PaymentSuccessPage() {
   return (
-    <Result
-      status="success"
-      title={<h1 className="fv-result-title">Registration Complete</h1>}
-      subTitle="Your plan is active. Log in to create your first session."
-      extra={
-        <LinkButton to="/login" type="primary" size="large">
-          Login
-        </LinkButton>
-      }
-    />
+    <ResultPanel
+      icon={<CheckCircleFilled className="fv-result-icon-success" />}
+      title="Registration Complete"
+      text="Your plan is active. Log in to create your first session."
+    >
+      <LinkButton to="/login" type="primary" size="large">
+        Login
+      </LinkButton>
+    </ResultPanel>
   );
 }
 
 export function PaymentCancelPage() {
   return (
-    <Result
-      status="warning"
-      title={<h1 className="fv-result-title">Payment Unsuccessful</h1>}
-      subTitle="Your payment did not go through. Nothing was charged."
-      extra={[
-        <LinkButton to="/" key="home" type="primary">
-          Return to Home
-        </LinkButton>,
-        <LinkButton to="/feedback" key="feedback">
-          Send Feedback
-        </LinkButton>,
-      ]}
-    />
+    <ResultPanel
+      icon={<ExclamationCircleFilled className="fv-result-icon-warning" />}
+      title="Payment Unsuccessful"
+      text="Your payment did not go through. Nothing was charged."
+    >
+      <LinkButton to="/" type="primary">
+        Return to Home
+      </LinkButton>
+      <LinkButton to="/feedback">Send Feedback</LinkButton>
+    </ResultPanel>
   );
 }

@@ -1,7 +1,6 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { PLAN_CATALOG, PLANS, type Plan } from '@forkvote/contracts';
-import { Card, Col, Row, Tag, Typography } from 'antd';
-import { LinkButton } from '../../components/app-button';
+import { LinkButton } from '../../components/plain-button';
 
 export function planPriceLabel(plan: Plan): string {
   const { amountCents, interval } = PLAN_CATALOG[plan];
@@ -16,27 +15,32 @@ const PERKS = [
   'Results the moment everyone votes',
 ];
 
+/** Plain markup, no antd: a page most people read on a phone before they decide. */
 export function PricingPage() {
   return (
     <div className="fv-page">
-      <Typography.Title>Pricing</Typography.Title>
-      <Typography.Paragraph className="fv-lead">
+      <h1 className="fv-page-title">Pricing</h1>
+      <p className="fv-lead">
         Hosts subscribe; friends always join free. Monthly and yearly plans start with a 7-day free trial.
-      </Typography.Paragraph>
-      <Row gutter={[24, 24]}>
+      </p>
+      <div className="fv-columns fv-columns-3">
         {PLANS.map((plan) => {
           const info = PLAN_CATALOG[plan];
           return (
-            <Col key={plan} xs={24} md={8}>
-              <Card
-                className={`fv-plan${plan === 'yearly' ? ' fv-plan-featured' : ''}`}
-                title={info.name}
-                extra={plan === 'yearly' ? <Tag className="fv-tag-brand">Best value</Tag> : null}
-              >
+            <section
+              key={plan}
+              className={`fv-light-card fv-plan${plan === 'yearly' ? ' fv-plan-featured' : ''}`}
+              aria-labelledby={`plan-${plan}`}
+            >
+              <header className="fv-plan-head">
+                <h2 id={`plan-${plan}`}>{info.name}</h2>
+                {plan === 'yearly' && <span className="fv-tag-brand">Best value</span>}
+              </header>
+              <div className="fv-light-card-body">
                 <div className="fv-plan-price">${(info.amountCents / 100).toFixed(2)}</div>
-                <Typography.Text type="secondary">
+                <span className="fv-muted">
                   {info.interval ? `per ${info.interval}` : 'one-time payment'}
-                </Typography.Text>
+                </span>
                 <p className="fv-plan-trial">
                   {info.trialDays > 0 ? `${info.trialDays}-day free trial` : 'Pay once, host forever'}
                 </p>
@@ -55,11 +59,11 @@ export function PricingPage() {
                 >
                   {info.trialDays > 0 ? 'Start Your Free Trial' : 'Get Lifetime Access'}
                 </LinkButton>
-              </Card>
-            </Col>
+              </div>
+            </section>
           );
         })}
-      </Row>
+      </div>
     </div>
   );
 }

@@ -30,9 +30,10 @@ export default defineConfig({
               priority: 20,
             },
             {
-              // The icons and their colour helpers: used by the plain pages too, so apart from antd's core.
+              // The icons and their colour helpers, and Babel's runtime helpers (the QR code uses them): used
+              // by the plain pages too, so apart from antd's core, which would otherwise take them in.
               name: 'icons',
-              test: /node_modules[\\/](@ant-design[\\/](icons|icons-svg|colors|fast-color)|clsx)[\\/]/,
+              test: /node_modules[\\/](@ant-design[\\/](icons|icons-svg|colors|fast-color)|clsx|@babel[\\/]runtime)[\\/]/,
               priority: 15,
             },
             {

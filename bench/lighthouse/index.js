@@ -22,29 +22,15 @@ const { launch } = require('chrome-launcher');
 const { call, cookieOf, parseArgs, stackFor, subscribedHost } = require('../lib/harness');
 const { freePort } = require('@forkvote/testing/src/stack');
 const { startTlsFront } = require('./tls-front');
-const { CHROMIUM_FLAGS, CHROMIUM_PATH, START_SEARCH } = require('@forkvote/testing/src/fixtures');
+const {
+  CHROMIUM_FLAGS,
+  CHROMIUM_PATH,
+  PUBLIC_ROUTES,
+  START_SEARCH,
+} = require('@forkvote/testing/src/fixtures');
 
 const TARGETS = { score: 90, lcpMs: 2500, cls: 0.05, journeyJsKb: 250 };
 
-const PUBLIC_ROUTES = [
-  '/',
-  '/join-session',
-  '/places',
-  '/how-it-works',
-  '/pricing',
-  '/login',
-  '/register',
-  '/forgot-password',
-  '/about',
-  '/contact',
-  '/terms',
-  '/privacy',
-  '/help',
-  '/feedback',
-  '/payment/success',
-  '/payment/cancel',
-  '/no-such-page',
-];
 /** The room pages, each with the stage of the room its guest is in. */
 const ROOM_ROUTES = { '/waiting-room': 'waiting', '/voting': 'voting', '/results': 'results' };
 
@@ -98,9 +84,16 @@ async function roomGuest(url, stage) {
   const guest = await joined.json();
   const memberCookie = cookieOf(joined, 'fv_room');
   const places = stage === 'waiting' ? [] : (await start(url, room)).places;
+  let ballots = null;
   if (stage === 'results') {
     await voteYes(url, room.code, room.host, places);
     await voteYes(url, room.code, { userId: guest.userId, cookie: memberCookie }, places);
+    // The app keeps the batch's results it was sent, as it does every other part of the room's state.
+    ballots = (
+      await (
+        await call(url, 'GET', '/api/v1/waiting-room/current', undefined, { Cookie: memberCookie })
+      ).json()
+    ).ballots;
   }
   // What the web app keeps in localStorage after a join; on load it asks the server for the rest.
   const state = {
@@ -117,7 +110,7 @@ async function roomGuest(url, stage) {
       places,
       voted: stage === 'results',
       usersVoted: [],
-      ballots: null,
+      ballots,
     },
   };
   return { memberCookie, state };

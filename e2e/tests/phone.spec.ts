@@ -1,3 +1,4 @@
+import { PUBLIC_ROUTES } from '@forkvote/testing/src/fixtures';
 import { Browser, expect, Page, test } from '@playwright/test';
 import { guestJoins, loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
 import { Relay } from './relay';
@@ -26,6 +27,15 @@ async function deskHostWithRoom(browser: Browser, baseURL: string, name: string)
   await host.getByRole('button', { name: 'Create Session' }).click();
   await expect(host).toHaveURL(/\/waiting-room$/);
   return { hostContext, guestContext, host };
+}
+
+/** The same, with the guest's phone reaching the stack only through a relay the test can cut. */
+async function deskHostAndGuestBehindRelay(browser: Browser, baseURL: string, name: string) {
+  const { hostContext, guestContext: direct, host } = await deskHostWithRoom(browser, baseURL, name);
+  await direct.close();
+  const relay = await Relay.open(baseURL);
+  const guestContext = await browser.newContext({ baseURL: relay.url });
+  return { hostContext, guestContext, host, relay };
 }
 
 test('a page opens at its top, and Back returns to where the last one was left', async ({ page }) => {
@@ -148,11 +158,11 @@ test('a network drop loses nothing: a start heard late, choices kept over a relo
   baseURL,
 }) => {
   test.setTimeout(150_000);
-  const { hostContext, guestContext: unused, host } = await deskHostWithRoom(browser, baseURL!, 'Net Host');
-  await unused.close();
-  // The guest's phone reaches the stack only through a relay the test can cut.
-  const relay = await Relay.open(baseURL!);
-  const guestContext = await browser.newContext({ baseURL: relay.url });
+  const { hostContext, guestContext, host, relay } = await deskHostAndGuestBehindRelay(
+    browser,
+    baseURL!,
+    'Net Host',
+  );
   try {
     const guest = await guestJoins(guestContext, host, 'Nia');
     await expect(guest).toHaveURL(/\/waiting-room$/);
@@ -219,10 +229,11 @@ test('a ballot kept unsent over a reload is sent by the reloaded page, once', as
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const { hostContext, guestContext: unused, host } = await deskHostWithRoom(browser, baseURL!, 'Re Host');
-  await unused.close();
-  const relay = await Relay.open(baseURL!);
-  const guestContext = await browser.newContext({ baseURL: relay.url });
+  const { hostContext, guestContext, host, relay } = await deskHostAndGuestBehindRelay(
+    browser,
+    baseURL!,
+    'Re Host',
+  );
   try {
     const guest = await guestJoins(guestContext, host, 'Rio');
     await host.getByRole('textbox', { name: 'Zip code' }).fill('10001');
@@ -294,24 +305,6 @@ test('an anonymous visitor’s pages make no call that fails and log no error', 
   }
   expect(failed).toEqual([]);
 });
-
-const PUBLIC_ROUTES = [
-  '/',
-  '/join-session',
-  '/places',
-  '/how-it-works',
-  '/pricing',
-  '/login',
-  '/register',
-  '/forgot-password',
-  '/about',
-  '/contact',
-  '/terms',
-  '/privacy',
-  '/help',
-  '/feedback',
-  '/no-such-page',
-];
 
 /** The controls on the page too small to tap, with the page's path. */
 async function smallTargets(page: Page): Promise<string[]> {

@@ -3,3 +3,4 @@ import type { NearbySearchDto } from '@forkvote/contracts';
 export const START_SEARCH: NearbySearchDto;
 export const CHROMIUM_PATH: string;
 export const CHROMIUM_FLAGS: string[];
+export const PUBLIC_ROUTES: string[];

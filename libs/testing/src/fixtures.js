@@ -33,4 +33,25 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
-module.exports = { START_SEARCH, CHROMIUM_PATH, CHROMIUM_FLAGS };
+/** Every route a visitor may open without an account or a room (SPEC §2), and one that does not exist. */
+const PUBLIC_ROUTES = [
+  '/',
+  '/join-session',
+  '/places',
+  '/how-it-works',
+  '/pricing',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/about',
+  '/contact',
+  '/terms',
+  '/privacy',
+  '/help',
+  '/feedback',
+  '/payment/success',
+  '/payment/cancel',
+  '/no-such-page',
+];
+
+module.exports = { START_SEARCH, CHROMIUM_PATH, CHROMIUM_FLAGS, PUBLIC_ROUTES };

@@ -9,13 +9,24 @@ import { PlainAlert } from './plain-alert';
 
 const COUNT = new Intl.NumberFormat('en-US');
 
-/** The place's photo through our gateway, with the credit the provider asks for; nothing without one. */
-export function PlacePhoto({ place }: { place: Place }) {
+/**
+ * The place's photo through our gateway, with the credit the provider asks for; nothing without one. The
+ * first one on a page is fetched at once (it is what the page paints largest); the rest as they near view.
+ */
+export function PlacePhoto({ place, first = false }: { place: Place; first?: boolean }) {
   if (!place.photo) return null;
   const credits = place.photo.attributions;
   return (
     <figure className="fv-place-photo">
-      <img src={place.photo.uri} alt="" loading="lazy" decoding="async" width={400} height={240} />
+      <img
+        src={place.photo.uri}
+        alt=""
+        loading={first ? 'eager' : 'lazy'}
+        fetchPriority={first ? 'high' : 'auto'}
+        decoding="async"
+        width={400}
+        height={240}
+      />
       {credits.length > 0 && (
         <figcaption>
           Photo:{' '}

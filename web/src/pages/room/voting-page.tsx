@@ -1,6 +1,6 @@
 import { DislikeOutlined, EnvironmentOutlined, LikeOutlined } from '@ant-design/icons';
 import { batchOf, PLACES_PER_BATCH, placeTypeLabel, type Place } from '@forkvote/contracts';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
 import { DemoPlacesNotice, PlaceFacts, PlacePhoto } from '../../components/place-facts';
 import { PlainAlert } from '../../components/plain-alert';
@@ -26,23 +26,25 @@ const typeLabel = (place: Place) =>
 
 /**
  * One place of the batch, with Yes and No as a real radio group (arrow keys move between the two). The card
- * itself takes focus: there, Y and N choose and the arrow keys move to the next or previous card.
+ * itself takes focus: there, Y and N choose and the arrow keys move to the next or previous card. It renders
+ * again only when its place or choice changes (its handlers are stable), not on every event of the room.
  */
-function PlaceCard({
+const PlaceCard = memo(function PlaceCard({
   place,
-  position,
+  index,
   choice,
   onChoose,
   cardRef,
   onCardKey,
 }: {
   place: Place;
-  position: number;
+  index: number;
   choice?: Choice;
-  onChoose: (c: Choice) => void;
-  cardRef: (element: HTMLElement | null) => void;
-  onCardKey: (event: ReactKeyboardEvent<HTMLElement>) => void;
+  onChoose: (index: number, c: Choice) => void;
+  cardRef: (index: number, element: HTMLElement | null) => void;
+  onCardKey: (index: number, event: ReactKeyboardEvent<HTMLElement>) => void;
 }) {
+  const position = index + 1;
   const name = place.displayName.text;
   const option = (value: 'up' | 'down', label: string, icon: ReactNode) => (
     <label className={`fv-choice${choice === value ? ` fv-choice-${value}` : ''}`}>
@@ -51,7 +53,7 @@ function PlaceCard({
         name={`vote-${place.id}`}
         value={value}
         checked={choice === value}
-        onChange={() => onChoose(value)}
+        onChange={() => onChoose(index, value)}
       />
       {icon} {label}
     </label>
@@ -61,11 +63,11 @@ function PlaceCard({
       className={`fv-place fv-light-card${choice ? ` fv-place-${choice}` : ''}`}
       data-testid="place-card"
       tabIndex={0}
-      ref={cardRef}
-      onKeyDown={onCardKey}
+      ref={(element) => cardRef(index, element)}
+      onKeyDown={(event) => onCardKey(index, event)}
       aria-label={`Place ${position} of ${PLACES_PER_BATCH}: ${name}${choice ? `, ${choice === 'up' ? 'yes' : 'no'}` : ''}`}
     >
-      <PlacePhoto place={place} />
+      <PlacePhoto place={place} first={index === 0} />
       <h2 className="fv-place-name">{name}</h2>
       <span className="fv-chip">{typeLabel(place)}</span>
       <PlaceFacts place={place} />
@@ -79,7 +81,7 @@ function PlaceCard({
       </div>
     </article>
   );
-}
+});
 
 /** Keys typed into a field are the field's, not shortcuts. */
 const isTyping = (target: EventTarget | null) =>
@@ -151,7 +153,7 @@ export function VotingPage() {
   const focusCard = (index: number) => cards.current[(index + batch.length) % batch.length]?.focus();
 
   /** On a card: Y / N choose it and move on; the arrow keys move between cards. */
-  const onCardKey = (index: number) => (event: ReactKeyboardEvent<HTMLElement>) => {
+  const onCardKey = (index: number, event: ReactKeyboardEvent<HTMLElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
     const key = event.key.toLowerCase();
     const onCard = event.target === event.currentTarget;
@@ -167,6 +169,19 @@ export function VotingPage() {
       focusCard(index - 1);
     }
   };
+
+  // The cards' handlers, stable across renders (each calls this render's), so a card renders only when its
+  // own place or choice changes.
+  const latest = useRef({ choose, onCardKey });
+  latest.current = { choose, onCardKey };
+  const onChooseCard = useCallback((index: number, c: Choice) => latest.current.choose(index, c), []);
+  const onCardKeyDown = useCallback(
+    (index: number, event: ReactKeyboardEvent<HTMLElement>) => latest.current.onCardKey(index, event),
+    [],
+  );
+  const cardRef = useCallback((index: number, element: HTMLElement | null) => {
+    cards.current[index] = element;
+  }, []);
 
   // Enter anywhere on the page (but on a link, a button or a field) submits once all 5 are chosen.
   useEffect(() => {
@@ -240,11 +255,11 @@ export function VotingPage() {
               <PlaceCard
                 key={place.id}
                 place={place}
-                position={index + 1}
+                index={index}
                 choice={choices[place.id]}
-                onChoose={(c) => choose(index, c)}
-                cardRef={(element) => (cards.current[index] = element)}
-                onCardKey={onCardKey(index)}
+                onChoose={onChooseCard}
+                cardRef={cardRef}
+                onCardKey={onCardKeyDown}
               />
             ))}
           </div>

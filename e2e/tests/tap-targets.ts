@@ -9,7 +9,7 @@ export const SMALL_TAP_TARGETS = `(() => {
   const seen = new Set();
   const small = [];
   const controls = document.querySelectorAll(
-    'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=switch], [role=tab], [role=checkbox], [role=radio]',
+    'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=combobox], [role=switch], [role=tab], [role=checkbox], [role=radio]',
   );
   for (const control of controls) {
     const target = control.matches('input[type=checkbox], input[type=radio]')

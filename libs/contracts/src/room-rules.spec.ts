@@ -8,7 +8,7 @@ import {
   resultsHeadline,
   ROOM_ID_PATTERN,
 } from './room-rules';
-import { formatDistance, matchesPrice } from './search-rules';
+import { formatCount, formatDistance, matchesPrice } from './search-rules';
 
 const place = (id: string): Place => ({
   id,
@@ -134,6 +134,14 @@ describe('price filter and distances', () => {
     expect(formatDistance(1609.34, 'miles')).toBe('1.0 mi');
     expect(formatDistance(2500, 'km')).toBe('2.5 km');
     expect(formatDistance(32_000, 'km')).toBe('32 km');
+  });
+
+  it('writes counts as en-US does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 12 }), (n) => {
+        expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+      }),
+    );
   });
 });
 

@@ -74,6 +74,14 @@ export const DISCOVERY_PAGE_SIZE = 10;
 export const MAX_DISCOVERY_OFFSET = 100;
 
 /** "0.4 mi" / "1.2 km": a distance as the person's chosen unit shows it. */
+/**
+ * A count as people in the US write it ("1,234"). Not Intl.NumberFormat: its first use loads the ICU number
+ * data, the largest single piece of work a phone does opening the voting page.
+ */
+export function formatCount(count: number): string {
+  return String(Math.round(count)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 export function formatDistance(meters: number, unit: RadiusUnit): string {
   const value = meters / (unit === 'miles' ? METERS_PER_MILE : METERS_PER_KM);
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit === 'miles' ? 'mi' : 'km'}`;

@@ -64,6 +64,7 @@ const PLAIN = new Set([
   '/voting',
   '/results',
   '/pricing',
+  '/places',
   '/feedback',
   '/login',
   '/register',

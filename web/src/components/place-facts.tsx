@@ -1,4 +1,11 @@
-import { formatDistance, priceSigns, priceWords, type Place, type RadiusUnit } from '@forkvote/contracts';
+import {
+  formatCount,
+  formatDistance,
+  priceSigns,
+  priceWords,
+  type Place,
+  type RadiusUnit,
+} from '@forkvote/contracts';
 import { PlainAlert } from './plain-alert';
 
 /*
@@ -6,8 +13,6 @@ import { PlainAlert } from './plain-alert';
  * (the voting page stays light on a phone), shared by voting, results and discovery; each fact shows only
  * where the provider has it (OpenStreetMap has no rating, price or photo).
  */
-
-const COUNT = new Intl.NumberFormat('en-US');
 
 /**
  * The place's photo through our gateway, with the credit the provider asks for; nothing without one. The
@@ -55,14 +60,14 @@ export function PlaceFacts({ place, unit }: { place: Place; unit?: RadiusUnit })
     place.rating !== undefined && (
       <li
         key="rating"
-        aria-label={`Rated ${place.rating.toFixed(1)} of 5${place.userRatingCount ? ` from ${COUNT.format(place.userRatingCount)} ratings` : ''}`}
+        aria-label={`Rated ${place.rating.toFixed(1)} of 5${place.userRatingCount ? ` from ${formatCount(place.userRatingCount)} ratings` : ''}`}
       >
         <span className="fv-star" aria-hidden="true">
           ★
         </span>{' '}
         {place.rating.toFixed(1)}
         {place.userRatingCount !== undefined && (
-          <span className="fv-muted"> ({COUNT.format(place.userRatingCount)})</span>
+          <span className="fv-muted"> ({formatCount(place.userRatingCount)})</span>
         )}
       </li>
     ),

@@ -14,14 +14,28 @@ import {
   type TypeFilter,
   type WireUser,
 } from '@forkvote/contracts';
-import { Alert, Button, Checkbox, Input, InputNumber, Progress, Radio, Select, Switch, Tag } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { api } from '../api/endpoints';
 import { ApiError } from '../api/http';
+import { PlainAlert } from './plain-alert';
+import { PlainButton } from './plain-button';
+import { PlainSelect } from './plain-select';
 
-// The Filtering dialog (antd's Modal and the type editor) is fetched the first time it opens.
-const FilterDialog = lazy(() => import('./filter-dialog'));
+// The Filtering dialog (antd's Modal and the type editor, in antd's theme) is fetched the first time it opens.
+const FilterDialog = lazy(async () => {
+  const [{ default: Dialog }, { AntdScope }] = await Promise.all([
+    import('./filter-dialog'),
+    import('../app/antd-scope'),
+  ]);
+  return {
+    default: (props: ComponentProps<typeof Dialog>) => (
+      <AntdScope>
+        <Dialog {...props} />
+      </AntdScope>
+    ),
+  };
+});
 
 /*
  * Where and what to search, with SPEC §2/§5's rules: zip code or browser location, radius in miles or km,
@@ -249,11 +263,49 @@ function Setting({
   );
 }
 
-/** The fields, laid out as one vertical form. */
+/** "Zip code" or "Browser location": a radio group drawn as joined buttons (styles.css, `.fv-segmented`). */
+function LocationChoice({ mode, onChange }: { mode: LocationMode; onChange: (mode: LocationMode) => void }) {
+  const name = useId();
+  const choices: [LocationMode, string][] = [
+    ['zip', 'Zip code'],
+    ['browser', 'Browser location'],
+  ];
+  return (
+    <div role="radiogroup" aria-label="Location" className="fv-segmented">
+      {choices.map(([value, label]) => (
+        <label key={value} className={mode === value ? 'fv-segment fv-segment-checked' : 'fv-segment'}>
+          <input
+            type="radio"
+            name={name}
+            value={value}
+            checked={mode === value}
+            onChange={() => onChange(value)}
+          />
+          {label}
+        </label>
+      ))}
+    </div>
+  );
+}
+
+const UNITS = [
+  { value: 'miles', label: 'miles' },
+  { value: 'km', label: 'km' },
+] as const;
+const SORTS = [
+  { value: 'popularity', label: 'Popularity' },
+  { value: 'distance', label: 'Distance' },
+] as const;
+
+/**
+ * The fields, laid out as one vertical form, in plain markup: the discovery page loads no antd, and the
+ * host's panel draws the same controls.
+ */
 export function SearchSettingsFields({ settings }: { settings: SearchSettings }) {
   const f = settings.fields;
   const [filterOpen, setFilterOpen] = useState(false);
   const [filterLoaded, setFilterLoaded] = useState(false);
+  const limits = RADIUS_LIMITS[f.unit];
   const summary =
     f.filter.included[0] === 'restaurant' && f.filter.excluded.length === 0
       ? 'All restaurants'
@@ -262,18 +314,17 @@ export function SearchSettingsFields({ settings }: { settings: SearchSettings })
   return (
     <div className="fv-settings">
       <Setting label="Location">
-        <Radio.Group value={f.mode} onChange={(e) => f.setMode(e.target.value)} optionType="button">
-          <Radio.Button value="zip">Zip code</Radio.Button>
-          <Radio.Button value="browser">Browser location</Radio.Button>
-        </Radio.Group>
+        <LocationChoice mode={f.mode} onChange={f.setMode} />
       </Setting>
       {f.mode === 'zip' ? (
         <Setting label="Zip code" error={f.zipError}>
-          <Input
+          <input
+            className="fv-input fv-zip"
             value={f.zip}
             maxLength={5}
             inputMode="numeric"
-            status={f.zipError ? 'error' : undefined}
+            autoComplete="postal-code"
+            aria-invalid={f.zipError ? true : undefined}
             onChange={(e) => f.setZip(e.target.value.trim())}
             onBlur={() => f.setZipError(checkZip(f.zip))}
             placeholder="e.g. 10001"
@@ -284,59 +335,68 @@ export function SearchSettingsFields({ settings }: { settings: SearchSettings })
         <Setting>
           {f.geo.status === 'error' ? (
             <div role="alert">
-              <Alert type="error" message={LOCATION_ERROR} showIcon />
-              <Progress percent={f.geoCountdown} showInfo={false} size="small" status="exception" />
+              <PlainAlert type="error" message={LOCATION_ERROR} />
+              <div
+                className="fv-countdown"
+                role="progressbar"
+                aria-label="Back to zip code"
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={Math.round(f.geoCountdown)}
+              >
+                <div style={{ width: `${f.geoCountdown}%` }} />
+              </div>
             </div>
           ) : f.geo.status === 'success' ? (
-            <Alert type="success" showIcon message="Using your current location." />
+            <PlainAlert type="success" message="Using your current location." />
           ) : (
-            <Button icon={<AimOutlined />} onClick={f.locate} loading={f.geo.status === 'loading'}>
+            <PlainButton icon={<AimOutlined />} onClick={f.locate} loading={f.geo.status === 'loading'}>
               Use my location
-            </Button>
+            </PlainButton>
           )}
         </Setting>
       )}
       <Setting label="Search radius">
         <div className="fv-radius">
-          <InputNumber
-            min={RADIUS_LIMITS[f.unit].min}
-            max={RADIUS_LIMITS[f.unit].max}
-            value={f.radius}
-            onChange={(v) => f.setRadius(v)}
+          <input
+            type="number"
+            className="fv-input"
+            min={limits.min}
+            max={limits.max}
+            value={f.radius ?? ''}
+            onChange={(e) => f.setRadius(e.target.value === '' ? null : e.target.valueAsNumber)}
+            // Typed, not stepped; a number past a limit is brought back to it when the field is left.
+            onBlur={() =>
+              f.setRadius((r) =>
+                r === null || Number.isNaN(r) ? null : Math.min(limits.max, Math.max(limits.min, r)),
+              )
+            }
             aria-label="Search radius"
             inputMode="numeric"
-            // Typed, not stepped: the step arrows are too small a target on a phone and slow on a desktop.
-            controls={false}
           />
-          <Select
+          <PlainSelect
             value={f.unit}
-            onChange={(u: RadiusUnit) => {
+            onChange={(u) => {
               f.setUnit(u);
               f.setRadius((r) => (r === null ? r : Math.min(r, RADIUS_LIMITS[u].max)));
             }}
-            options={[
-              { value: 'miles', label: 'miles' },
-              { value: 'km', label: 'km' },
-            ]}
+            options={UNITS}
             aria-label="Radius unit"
           />
         </div>
       </Setting>
       <Setting label="Sort By">
-        <Select
+        <PlainSelect
           value={f.sort}
           onChange={f.setSort}
           className="fv-sort"
-          options={[
-            { value: 'popularity', label: 'Popularity' },
-            { value: 'distance', label: 'Distance' },
-          ]}
+          options={SORTS}
           aria-label="Sort By"
         />
       </Setting>
       <Setting label="Restaurant types">
         <div className="fv-filter-row">
-          <Button
+          <PlainButton
             icon={<FilterOutlined />}
             onClick={() => {
               setFilterLoaded(true);
@@ -344,27 +404,48 @@ export function SearchSettingsFields({ settings }: { settings: SearchSettings })
             }}
           >
             Filtering
-          </Button>
+          </PlainButton>
           <span className="fv-muted">{summary}</span>
           {f.filter.included
             .filter((t) => t !== 'restaurant')
             .slice(0, 4)
             .map((t) => (
-              <Tag key={t}>{placeTypeLabel(t)}</Tag>
+              <span key={t} className="fv-tag fv-tag-plain">
+                {placeTypeLabel(t)}
+              </span>
             ))}
         </div>
       </Setting>
       <Setting label="Price" note="Places with no known price are kept.">
-        <Checkbox.Group
-          value={f.priceLevels}
-          onChange={(levels) => f.setPriceLevels(levels as PriceLevel[])}
-          options={PRICE_FILTER_LEVELS.map((level) => ({ value: level, label: priceSigns(level) }))}
-          aria-label="Price"
-        />
+        <div role="group" aria-label="Price" className="fv-check-row">
+          {PRICE_FILTER_LEVELS.map((level) => (
+            <label key={level} className="fv-check">
+              <input
+                type="checkbox"
+                checked={f.priceLevels.includes(level)}
+                onChange={(e) =>
+                  f.setPriceLevels(
+                    PRICE_FILTER_LEVELS.filter((l) =>
+                      l === level ? e.target.checked : f.priceLevels.includes(l),
+                    ),
+                  )
+                }
+              />
+              {priceSigns(level)}
+            </label>
+          ))}
+        </div>
       </Setting>
       <Setting>
         <label className="fv-switch-label">
-          <Switch checked={f.openNow} onChange={f.setOpenNow} aria-label="Open now only" /> Open now only
+          <input
+            type="checkbox"
+            role="switch"
+            className="fv-switch"
+            checked={f.openNow}
+            onChange={(e) => f.setOpenNow(e.target.checked)}
+          />
+          Open now only
         </label>
       </Setting>
       {filterLoaded && (

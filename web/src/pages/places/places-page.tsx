@@ -6,12 +6,13 @@ import {
   type Place,
   type RadiusUnit,
 } from '@forkvote/contracts';
-import { Alert, Button } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, errorMessage, useMe } from '../../api/endpoints';
 import { useAuth } from '../../auth/auth-context';
 import { DemoPlacesNotice, PlaceFacts, PlacePhoto } from '../../components/place-facts';
+import { PlainAlert } from '../../components/plain-alert';
+import { PlainButton } from '../../components/plain-button';
 import {
   handOffSearchSettings,
   SearchSettingsFields,
@@ -153,13 +154,13 @@ export function PlacesPage() {
           </h2>
           <SearchSettingsFields settings={settings} />
           <div className="fv-actions">
-            <Button type="primary" size="large" onClick={search} loading={searching}>
+            <PlainButton type="primary" size="large" onClick={search} loading={searching}>
               Show places
-            </Button>
+            </PlainButton>
             {auth.canCreate && (
-              <Button size="large" onClick={startSession}>
+              <PlainButton size="large" onClick={startSession}>
                 Start a session with these settings
-              </Button>
+              </PlainButton>
             )}
           </div>
         </section>
@@ -168,11 +169,11 @@ export function PlacesPage() {
             <h2 id="results-title">{found ? `${found.places.length} places` : 'Places'}</h2>
             {found && <span className="fv-muted">Distances from the chosen location</span>}
           </div>
-          {error && <Alert type="error" showIcon message={error} className="fv-form-alert" role="alert" />}
+          {error && <PlainAlert type="error" message={error} className="fv-form-alert" role="alert" />}
           {found?.demo && <DemoPlacesNotice />}
           {!found && !error && <p className="fv-muted">Choose a location and press Show places.</p>}
           {found && found.places.length === 0 && (
-            <Alert type="warning" showIcon message={ROOM_MESSAGES.noPlaces} />
+            <PlainAlert type="warning" message={ROOM_MESSAGES.noPlaces} />
           )}
           <div className="fv-place-grid">
             {found?.places.map((place) => (
@@ -180,9 +181,9 @@ export function PlacesPage() {
             ))}
           </div>
           {found && found.nextOffset !== null && (
-            <Button size="large" onClick={loadMore} loading={loadingMore}>
+            <PlainButton size="large" onClick={loadMore} loading={loadingMore}>
               Load more
-            </Button>
+            </PlainButton>
           )}
         </section>
       </div>

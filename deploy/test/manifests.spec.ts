@@ -12,11 +12,17 @@ const find = (objects: K8sObject[], kind: string, name: string) =>
   objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 const all = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 
-/** A copy of deploy/k8s with an overlay that uses every optional component (and a secrets.env). */
-function renderWithEveryComponent(): K8sObject[] {
+const COMPONENTS = ['secrets-from-env-file', 'prometheus-operator', 'tracing', 'ingress-nginx'];
+
+/**
+ * A copy of deploy/k8s with an overlay that uses every optional component (and a secrets.env); `edit` may
+ * change the copy first.
+ */
+function renderWithEveryComponent(edit?: (dir: string) => void): K8sObject[] {
   const dir = mkdtempSync(join(tmpdir(), 'forkvote-k8s-'));
   try {
     cpSync(K8S, dir, { recursive: true });
+    edit?.(dir);
     writeFileSync(
       join(dir, 'components/secrets-from-env-file/secrets.env'),
       readFileSync(join(K8S, 'components/secrets-from-env-file/secrets.env.example'), 'utf8').replace(
@@ -28,12 +34,60 @@ function renderWithEveryComponent(): K8sObject[] {
     writeFileSync(
       overlay,
       readFileSync(overlay, 'utf8') +
-        '\ncomponents:\n  - ../../components/secrets-from-env-file\n  - ../../components/prometheus-operator\n',
+        `\ncomponents:\n${COMPONENTS.map((c) => `  - ../../components/${c}\n`).join('')}`,
     );
     return render(join(dir, 'overlays/prod'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+type Selector = {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+};
+
+/** Whether a Kubernetes label selector selects a set of labels (an empty selector selects everything). */
+function selects(selector: Selector, labels: Record<string, string>): boolean {
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  return (
+    byLabels &&
+    (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+      if (operator === 'In') return key in labels && values.includes(labels[key]);
+      if (operator === 'NotIn') return !(key in labels) || !values.includes(labels[key]);
+      if (operator === 'Exists') return key in labels;
+      if (operator === 'DoesNotExist') return !(key in labels);
+      throw new Error(`unknown selector operator ${operator}`);
+    })
+  );
+}
+
+/**
+ * Every object that picks pods and picks none of the rendered pod templates, and every HPA whose target is
+ * not a rendered Deployment: in a cluster, a policy that selects nothing silently allows or scrapes nothing.
+ */
+function selectingNothing(objects: K8sObject[]): string[] {
+  const pods = objects
+    .filter((o) => o.kind === 'Deployment')
+    .map((d) => d.spec.template.metadata.labels as Record<string, string>);
+  const selectorOf = (o: K8sObject): Selector | undefined => {
+    if (o.kind === 'NetworkPolicy') return o.spec.podSelector;
+    if (o.kind === 'PodMonitor' || o.kind === 'PodDisruptionBudget') return o.spec.selector;
+    if (o.kind === 'Service') return { matchLabels: o.spec.selector };
+    return undefined;
+  };
+  const problems: string[] = [];
+  for (const object of objects) {
+    const selector = selectorOf(object);
+    if (selector && !pods.some((labels) => selects(selector, labels)))
+      problems.push(`${object.kind}/${object.metadata.name} selects no pod`);
+    if (object.kind === 'HorizontalPodAutoscaler') {
+      const { kind, name } = object.spec.scaleTargetRef;
+      if (!objects.some((o) => o.kind === kind && kind === 'Deployment' && o.metadata.name === name))
+        problems.push(`HorizontalPodAutoscaler/${object.metadata.name} targets no Deployment`);
+    }
+  }
+  return problems;
 }
 
 describe('Kubernetes manifests (kubectl kustomize)', () => {
@@ -91,6 +145,40 @@ describe('Kubernetes manifests (kubectl kustomize)', () => {
       const ns = find(of(dir), 'Namespace', namespace);
       expect(ns.metadata.labels!['pod-security.kubernetes.io/enforce']).toBe('restricted');
     }
+  });
+
+  it('every policy, monitor, budget and Service selects a pod, and every HPA a Deployment, in every render', () => {
+    const every = renderWithEveryComponent();
+    expect(every.filter((o) => ['NetworkPolicy', 'PodMonitor'].includes(o.kind)).length).toBe(7);
+    for (const objects of [of('base'), of('overlays/dev'), of('overlays/prod'), every]) {
+      expect(selectingNothing(objects)).toEqual([]);
+    }
+    // The check sees what a cluster would: without the part-of label on the pod templates, the stores'
+    // egress, the scrape ingress, the tracing egress and the PodMonitor select nobody.
+    const unlabelled = renderWithEveryComponent((dir) => {
+      const file = join(dir, 'base/kustomization.yaml');
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace('includeTemplates: true', 'includeTemplates: false'),
+      );
+    });
+    expect(selectingNothing(unlabelled).sort()).toEqual([
+      'NetworkPolicy/datastores-egress selects no pod',
+      'NetworkPolicy/metrics-scrape selects no pod',
+      'NetworkPolicy/otlp-egress selects no pod',
+      'PodMonitor/forkvote selects no pod',
+    ]);
+  });
+
+  it('lets the pods reach the OTLP collector when the tracing component is on', () => {
+    const objects = renderWithEveryComponent();
+    const config = find(objects, 'ConfigMap', 'forkvote-config');
+    expect(config.data!.OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/^http:\/\/.+:4318$/);
+    const egress = find(objects, 'NetworkPolicy', 'otlp-egress');
+    expect(egress.spec.egress[0].ports.map((p: { port: number }) => p.port)).toEqual([4317, 4318]);
+    expect(all(of('overlays/prod'), 'NetworkPolicy').map((p) => p.metadata.name)).not.toContain(
+      'otlp-egress',
+    );
   });
 
   it('the restricted check refuses what the namespace would refuse', () => {

@@ -203,6 +203,13 @@ export class PlatformConfig {
   @IsIn(['true', 'false'])
   MIGRATIONS_ON_START: 'true' | 'false' = 'true';
 
+  /**
+   * rooms: how often the outbox relay looks for events no notification reached it for (a replica taking
+   * over the relay, a notification lost with a connection). Commits wake it at once.
+   */
+  @IntSetting(50, 600_000)
+  OUTBOX_POLL_MS = 500;
+
   /** Port of the small HTTP server answering /live and /ready for orchestrators; 0 turns it off. */
   @IntSetting(0, 65535)
   HEALTH_PORT = 0;

@@ -115,6 +115,7 @@ describe('metrics', () => {
     expect(pending[0].value).toBeGreaterThanOrEqual(0);
     expect(find(rooms, 'forkvote_stream_lag', { group: 'rooms' })).toHaveLength(1);
     expect(find(rooms, 'forkvote_room_outbox_backlog')[0].value).toBe(0);
+    expect(find(rooms, 'forkvote_room_outbox_oldest_age_seconds')[0].value).toBe(0);
     expect(find(rooms, 'forkvote_db_pool_connections', { state: 'total' })[0].value).toBeGreaterThan(0);
     // Rooms asked places for the search: the caller's side of that call is counted in rooms.
     expect(

@@ -10,6 +10,7 @@ import { Voting1763900000001 } from './migrations/1763900000001-voting';
 import { HotPathFunctions1763900000002 } from './migrations/1763900000002-hot-path-functions';
 import { BallotVotesInOneRow1763900000003 } from './migrations/1763900000003-ballot-votes-in-one-row';
 import { OutboxAndCommandLog1763900000004 } from './migrations/1763900000004-outbox-and-command-log';
+import { OutboxNotify1763900000005 } from './migrations/1763900000005-outbox-notify';
 import { CommandLog } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { RoomsHandler } from './rooms.handler';
@@ -25,6 +26,7 @@ export const roomsDatabase = {
     HotPathFunctions1763900000002,
     BallotVotesInOneRow1763900000003,
     OutboxAndCommandLog1763900000004,
+    OutboxNotify1763900000005,
   ],
   // join_room, cast_ballot and the batch rules they share, applied after the migrations (see sql/).
   sqlDir: join(__dirname, 'sql'),

@@ -34,7 +34,8 @@ export function toPublished(event: string, data: object): object {
 /** Any constant names the relay's lock; one relay at a time keeps each room's events in order. */
 const RELAY_LOCK = 0x726f6f6d; // 'room'
 const BATCH = 200;
-const POLL_MS = 500;
+/** The channel the outbox's trigger notifies on each commit that adds events (migration 1763900000005). */
+const CHANNEL = 'rooms_outbox';
 /**
  * The least time (ms) between the starts of two rounds. A commit after a quiet spell is published at once;
  * under load, the events of the commits of a few milliseconds go in one round (two statements and one
@@ -48,10 +49,12 @@ const KEEP_HOURS = 1;
 /**
  * The transactional outbox of room events. `write` adds events inside the caller's transaction, so an event
  * exists exactly when the change it reports was committed. The relay publishes them, oldest first, to each
- * room's Redis log and channel, then marks them sent: woken after each commit of this process and polling
- * every POLL_MS for the rest (another replica's commit, a crash, a Redis outage). Every rooms replica runs
- * it; a PostgreSQL advisory lock, held by one replica's relay connection, lets one publish at a time, which
- * keeps each room's order. The others try for it at each wake, and take it when that connection goes.
+ * room's Redis log and channel, then marks them sent. Every rooms replica runs it; a PostgreSQL advisory
+ * lock, held by one replica's relay connection, lets one publish at a time, which keeps each room's order.
+ * That connection LISTENs on the outbox's channel, so any replica's commit wakes the relay at once; each
+ * replica also wakes its relay after its own commits, and polls every OUTBOX_POLL_MS for the rest (taking
+ * over from a replica that went, a Redis outage). The others try for the lock at each wake, and take it
+ * when that connection goes.
  *
  * Guarantee: at least once into Redis (a relay that dies after publishing and before marking publishes
  * again), made exactly once in the room's log by the outbox id each publish carries; so a client resuming
@@ -112,6 +115,17 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     registerQueryGauge(
+      'forkvote_room_outbox_oldest_age_seconds',
+      'Age of the oldest room event committed and not yet published to Redis (0 when none waits)',
+      async () => {
+        const [row] = (await this.dataSource.query(
+          `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age
+             FROM "rooms"."outbox" WHERE published_at IS NULL`,
+        )) as { age: number }[];
+        return row.age;
+      },
+    );
+    registerQueryGauge(
       'forkvote_room_outbox_backlog',
       'Room events committed and not yet published to Redis',
       async () => {
@@ -122,7 +136,7 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
       },
     );
     this.running = true;
-    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.timer = setInterval(() => this.wake(), this.config.OUTBOX_POLL_MS);
     this.wake();
   }
 
@@ -172,6 +186,9 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
         connection.release();
         return undefined;
       }
+      // Any replica's commit that adds events notifies this channel; the relay publishes on hearing it.
+      await connection.client.query(`LISTEN ${CHANNEL}`);
+      connection.client.on('notification', this.onNotification);
       // Published rows leave dead entries in the partial index until a vacuum. Walked in id order, an index
       // scan marks them dead once and stops at LIMIT; the bitmap scan the planner otherwise picks visits
       // every one's heap page on every round, a cost that grows until a vacuum (docs/adr/0040).
@@ -183,8 +200,14 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
     return (this.relay = connection);
   }
 
-  /** Gives the relay lock back: its connection goes, so no pooled connection keeps holding it. */
+  private readonly onNotification = () => this.wake();
+
+  /**
+   * Gives the relay lock back: its connection goes (and its LISTEN with it), so no pooled connection keeps
+   * holding either.
+   */
   private letGoOfRelay(err: Error): void {
+    this.relay?.client.removeListener('notification', this.onNotification);
     this.relay?.release(err);
     this.relay = undefined;
   }

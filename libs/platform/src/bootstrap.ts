@@ -8,7 +8,6 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig, PlatformConfig } from './config';
 import { createLogger } from './logger';
 import { registerPoolGauges, registerStreamGauges, serveMetrics, startProcessMetrics } from './metrics';
-import { startTracing, stopTracing } from './tracing';
 import { createServiceServer, streamKeys } from './transport';
 
 /** Creates and starts one service on the shared transport. Used by `main.ts` and by tests. */
@@ -77,7 +76,6 @@ export async function runService(
   try {
     // The service's own class, so a bad or missing variable stops it here, named, before Nest starts.
     const config = loadConfig(configClass);
-    if (startTracing(service)) process.once('SIGTERM', () => void stopTracing());
     await startService(service, module, config);
     createLogger(service, config).log(`${service} service is listening`);
   } catch (err) {

@@ -2,6 +2,7 @@ import { ERROR_CODES, RpcErrorBody } from '@forkvote/contracts';
 import type Redis from 'ioredis';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { SERVICE_VERSION } from './version';
 import type { DataSource } from 'typeorm';
 
 /*
@@ -22,6 +23,15 @@ export function startProcessMetrics(service: string): void {
   started = true;
   metricsRegistry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: 20 });
+  // Always 1: its labels say which release and runtime each process runs (join on it in queries).
+  new Gauge({
+    name: fresh('forkvote_build_info'),
+    help: 'The release and Node.js version this process runs',
+    labelNames: ['version', 'node'],
+    registers: [metricsRegistry],
+  })
+    .labels(SERVICE_VERSION, process.versions.node)
+    .set(1);
 }
 
 /**

@@ -9,48 +9,79 @@ import {
   type Context,
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { SERVICE_VERSION } from './version';
 
 /*
- * Traces with OpenTelemetry. The API calls below cost next to nothing until an SDK is registered, and
- * `startTracing` registers one only when OTEL_EXPORTER_OTLP_ENDPOINT is set (the exporter reads that and
- * the other OTEL_* variables itself). The W3C `traceparent` crosses the transport in each request envelope.
+ * Traces with the OpenTelemetry Node SDK. The API calls below cost next to nothing until the SDK starts,
+ * and `startTracing` starts it only when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT or
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT; the exporter and the SDK read those and the other OTEL_* variables
+ * themselves, OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES included). It must run before Express, pg,
+ * ioredis and pino are first required, which the instrumentations patch as they load: each process's
+ * main.ts imports `@forkvote/platform/instrument` first. The W3C `traceparent` crosses the transport in
+ * each request envelope, and the outbox in each event row.
  */
 
-let provider: NodeTracerProvider | undefined;
+let sdk: NodeSDK | undefined;
+
+/** Operators' requests (probes, scrapes) make no traces. */
+const OPERATOR_PATHS = /^\/(metrics|live|ready|health)$|^\/api\/v1\/health(\/|$)/;
 
 /** Starts the SDK for this process when an OTLP endpoint is configured; returns whether it did. */
 export function startTracing(service: string): boolean {
-  if (provider || !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) return false;
-  provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': `forkvote-${service}` }),
-    spanProcessors: [
-      new BatchSpanProcessor(new OTLPTraceExporter(), {
-        scheduledDelayMillis: Number(process.env.OTEL_BSP_SCHEDULE_DELAY) || 5000,
+  const endpoint = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (sdk || !endpoint) return false;
+  sdk = new NodeSDK({
+    // Defaults; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (read by the SDK's env detector) win.
+    resource: resourceFromAttributes({
+      'service.name': `forkvote-${service}`,
+      'service.namespace': 'forkvote',
+      'service.version': SERVICE_VERSION,
+    }),
+    traceExporter: new OTLPTraceExporter(),
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => OPERATOR_PATHS.test((req.url ?? '').split('?')[0]),
       }),
+      new ExpressInstrumentation(),
+      // Only inside a trace: the transport's blocking reads and the pool's checks would otherwise each
+      // make a trace of their own, every second.
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+      new PinoInstrumentation(),
     ],
   });
-  // Also sets the W3C trace-context propagator and an AsyncLocalStorage context manager.
-  provider.register();
+  sdk.start();
+  process.once('SIGTERM', () => void stopTracing());
   return true;
 }
 
 /** Sends the spans still buffered (at shutdown). */
 export async function stopTracing(): Promise<void> {
-  await provider?.shutdown().catch(() => undefined);
+  await sdk?.shutdown().catch(() => undefined);
 }
 
 export const tracer = () => trace.getTracer('forkvote');
 
 /** Whether spans go anywhere: without an SDK a caller can skip making them at all. */
-export const tracingStarted = (): boolean => provider !== undefined;
+export const tracingStarted = (): boolean => sdk !== undefined;
 
 /** The active trace context as headers (`traceparent`, `tracestate`), for an envelope. */
 export function traceHeaders(active: Context = context.active()): Record<string, string> | undefined {
   const carrier: Record<string, string> = {};
   propagation.inject(active, carrier);
   return Object.keys(carrier).length > 0 ? carrier : undefined;
+}
+
+/** The active span's W3C `traceparent`, or null outside a trace (for an outbox row). */
+export function activeTraceparent(): string | null {
+  return traceHeaders()?.traceparent ?? null;
 }
 
 /** The context a caller's headers name, or none. */

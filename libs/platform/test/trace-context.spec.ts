@@ -1,5 +1,6 @@
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { randomBytes } from 'node:crypto';
 import { currentRequestId, requestContext } from '../src/request-context';
 import { StreamsClient, StreamsServer } from '../src/transport';
@@ -13,14 +14,15 @@ const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 describe('trace context and request id across the transport', () => {
   const exporter = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  // The SDK as the processes start it (global provider, context manager, W3C propagator), spans in memory.
+  const sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor({ exporter })], instrumentations: [] });
   const prefix = `fvtest-trace-${randomBytes(4).toString('hex')}`;
   const options = { redis: { url: REDIS_URL, cluster: false }, prefix, claimIdleMs: 1000, maxLen: 1000 };
   const server = new StreamsServer({ ...options, service: 'echo', blockMs: 200 });
   const client = new StreamsClient({ ...options, timeoutMs: 5000 });
 
   beforeAll(async () => {
-    provider.register();
+    sdk.start();
     server.addHandler('echo.who', async () => ({
       requestId: currentRequestId(),
       traceId: trace.getActiveSpan()?.spanContext().traceId,
@@ -33,7 +35,7 @@ describe('trace context and request id across the transport', () => {
   afterAll(async () => {
     await client.close();
     await server.close();
-    await provider.shutdown();
+    await sdk.shutdown();
     trace.disable();
     context.disable();
   });

@@ -30,6 +30,8 @@ export interface PublishedRoomEvent {
   event: string;
   /** JSON text of the event's data. */
   data: string;
+  /** The W3C traceparent of the event's publish, when it was written inside a trace. */
+  traceparent?: string;
 }
 
 /** An event as the rooms outbox holds it: its outbox id orders and deduplicates it per room. */
@@ -38,6 +40,30 @@ export interface OutboxRoomEvent {
   roomId: string;
   event: string;
   data: object;
+  /** The publish's trace context, carried to the gateways' fan-out (never to browsers). */
+  traceparent?: string | null;
+}
+
+/**
+ * The traceparent rides at the end of the event's JSON (`…,"traceparent":"00-…-01"}`, always 73
+ * characters), where a reader takes it off without parsing: browsers never see it, and a gateway of an
+ * earlier release, which passes it on, breaks nothing.
+ */
+const TRACE_FIELD = ',"traceparent":"';
+const TRACE_TAIL = TRACE_FIELD.length + 55 + 2;
+
+function withoutTraceparent(roomId: string, id: string, event: string, data: string): PublishedRoomEvent {
+  const at = data.length - TRACE_TAIL;
+  if (at > 0 && data.startsWith(TRACE_FIELD, at) && data.endsWith('"}')) {
+    return {
+      roomId,
+      id,
+      event,
+      data: `${data.slice(0, at)}}`,
+      traceparent: data.slice(at + TRACE_FIELD.length, -2),
+    };
+  }
+  return { roomId, id, event, data };
 }
 
 /**
@@ -98,7 +124,7 @@ export async function publishRoomEvents(
         roomEventKeys.members(prefix, e.roomId),
         ROOM_LOG_LENGTH,
         e.event,
-        JSON.stringify({ ...e.data, sentAt }),
+        JSON.stringify({ ...e.data, sentAt, ...(e.traceparent ? { traceparent: e.traceparent } : {}) }),
         e.roomId,
         e.outboxId,
         membershipChange(e.event, e.data),
@@ -144,12 +170,12 @@ export function parseRoomEvent(message: string): PublishedRoomEvent | null {
   const second = message.indexOf('\n', first + 1);
   const third = message.indexOf('\n', second + 1);
   if (first < 0 || second < 0 || third < 0) return null;
-  return {
-    roomId: message.slice(0, first),
-    id: message.slice(first + 1, second),
-    event: message.slice(second + 1, third),
-    data: message.slice(third + 1),
-  };
+  return withoutTraceparent(
+    message.slice(0, first),
+    message.slice(first + 1, second),
+    message.slice(second + 1, third),
+    message.slice(third + 1),
+  );
 }
 
 /** Events of a room after `afterId` (exclusive), oldest first. */
@@ -163,7 +189,7 @@ export async function roomEventsAfter(
     string,
     string[],
   ][];
-  return entries.map(([id, fields]) => ({ roomId, id, event: fields[1], data: fields[3] }));
+  return entries.map(([id, fields]) => withoutTraceparent(roomId, id, fields[1], fields[3]));
 }
 
 /** The id of the newest event of a room, or null. */

@@ -1,6 +1,7 @@
 import type { Plan } from '@forkvote/contracts';
 import request from 'supertest';
 import { EventStreamClient } from './event-stream';
+export { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver';
 
 import * as stackModule from './stack';
 import type { RunningStack } from './stack';

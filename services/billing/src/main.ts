@@ -1,3 +1,4 @@
+import '@forkvote/platform/dist/instrument';
 import { runService } from '@forkvote/platform';
 import { BillingConfig } from './billing.config';
 import { BillingModule } from './billing.module';

@@ -1,12 +1,6 @@
+import '@forkvote/platform/dist/instrument';
 import 'reflect-metadata';
-import {
-  createLogger,
-  exitOnStartupError,
-  loadConfig,
-  serveMetrics,
-  startTracing,
-  stopTracing,
-} from '@forkvote/platform';
+import { createLogger, exitOnStartupError, loadConfig, serveMetrics } from '@forkvote/platform';
 import { createServer } from 'node:http';
 import { createGateway } from './create-gateway';
 import { GatewayConfig } from './gateway.config';
@@ -14,8 +8,6 @@ import { HealthService } from './health/health.service';
 
 async function main(): Promise<void> {
   const config = loadConfig(GatewayConfig);
-  // Before the app exists, so every span it makes has a provider (only with OTEL_EXPORTER_OTLP_ENDPOINT).
-  if (startTracing('gateway')) process.once('SIGTERM', () => void stopTracing());
   const app = await createGateway(config);
   await app.listen(config.PORT);
   const logger = createLogger('gateway', config);

@@ -116,6 +116,14 @@ describe('metrics', () => {
     expect(find(rooms, 'forkvote_stream_lag', { group: 'rooms' })).toHaveLength(1);
     expect(find(rooms, 'forkvote_room_outbox_backlog')[0].value).toBe(0);
     expect(find(rooms, 'forkvote_room_outbox_oldest_age_seconds')[0].value).toBe(0);
+    expect(find(rooms, 'forkvote_build_info')[0]).toMatchObject({
+      value: 1,
+      labels: {
+        service: 'rooms',
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        node: process.versions.node,
+      },
+    });
     expect(find(rooms, 'forkvote_db_pool_connections', { state: 'total' })[0].value).toBeGreaterThan(0);
     // Rooms asked places for the search: the caller's side of that call is counted in rooms.
     expect(

@@ -1,3 +1,4 @@
+import '@forkvote/platform/dist/instrument';
 import { runService } from '@forkvote/platform';
 import { PlacesConfig } from './places.config';
 import { PlacesModule } from './places.module';

@@ -10,6 +10,7 @@ import {
   WaitingRoom,
 } from '@forkvote/contracts';
 import {
+  activeTraceparent,
   callService,
   fail,
   preparedQuery,
@@ -68,6 +69,8 @@ interface JoinInput {
   userName: string;
   /** The command's key (see CommandLog). */
   key: string;
+  /** The trace of the call (joins run batched, outside their callers' contexts). */
+  traceparent: string | null;
 }
 
 /** A join answered before under the same key: its recorded answer (tokens are signed again, never stored). */
@@ -116,6 +119,7 @@ export class MembershipService {
           roomId: result.room.id,
           event: ROOM_EVENTS.userJoined,
           data: { users: answer.waitingRoom.users, userId: input.userId, userName: input.userName },
+          traceparent: input.traceparent,
         });
         answers.push({ key: input.key, answer: { roomId: result.room.id, ...answer } });
       }
@@ -216,7 +220,7 @@ export class MembershipService {
     key: string,
   ): Promise<MemberAnswer> {
     const userId = identity.accountId ?? identity.cookieUserId ?? guestIdFor(key);
-    const joined = await this.joins.call({ code, userId, userName, key });
+    const joined = await this.joins.call({ code, userId, userName, key, traceparent: activeTraceparent() });
     if ('replayed' in joined) {
       const { roomId, ...answer } = joined.replayed as JoinRoomAnswer & { roomId: string };
       const room = { id: roomId, code: answer.waitingRoom.waitingRoomId };

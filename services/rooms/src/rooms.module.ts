@@ -11,6 +11,7 @@ import { HotPathFunctions1763900000002 } from './migrations/1763900000002-hot-pa
 import { BallotVotesInOneRow1763900000003 } from './migrations/1763900000003-ballot-votes-in-one-row';
 import { OutboxAndCommandLog1763900000004 } from './migrations/1763900000004-outbox-and-command-log';
 import { OutboxNotify1763900000005 } from './migrations/1763900000005-outbox-notify';
+import { OutboxTraceparent1763900000006 } from './migrations/1763900000006-outbox-traceparent';
 import { CommandLog } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { RoomsHandler } from './rooms.handler';
@@ -27,6 +28,7 @@ export const roomsDatabase = {
     BallotVotesInOneRow1763900000003,
     OutboxAndCommandLog1763900000004,
     OutboxNotify1763900000005,
+    OutboxTraceparent1763900000006,
   ],
   // join_room, cast_ballot and the batch rules they share, applied after the migrations (see sql/).
   sqlDir: join(__dirname, 'sql'),

@@ -14,7 +14,14 @@ import {
   StartRoomDto,
   VoteItemDto,
 } from '@forkvote/contracts';
-import { callService, fail, PlatformConfig, REDIS, SERVICE_CLIENT } from '@forkvote/platform';
+import {
+  activeTraceparent,
+  callService,
+  fail,
+  PlatformConfig,
+  REDIS,
+  SERVICE_CLIENT,
+} from '@forkvote/platform';
 import Redis from 'ioredis';
 import { EntityManager } from 'typeorm';
 import { RoomPlace } from './entities/room-place.entity';
@@ -35,6 +42,8 @@ interface BallotInput {
   votes: VoteItemDto[];
   /** The command's key (see CommandLog). */
   key: string;
+  /** The trace of the call (ballots run batched, outside their callers' contexts). */
+  traceparent: string | null;
 }
 
 @Injectable()
@@ -52,17 +61,18 @@ export class VotingService {
     const rows = await this.store.statement<{ cast: CastBallot | RoomRefusal }>(
       'rooms.vote-batch',
       `WITH cast_ballots AS MATERIALIZED (
-         SELECT a.n, a.room_id, a.user_id, a.key, a.request,
+         SELECT a.n, a.room_id, a.user_id, a.key, a.request, a.traceparent,
                 "rooms"."cast_ballot"(a.room_id, a.user_id,
                     ARRAY(SELECT jsonb_array_elements_text(a.votes->0)), ARRAY(SELECT jsonb_array_elements_text(a.votes->1)),
                     $5) AS result
-           FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[], $4::varchar[], $8::varchar[]) WITH ORDINALITY AS a(room_id, user_id, votes, key, request, n)
+           FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[], $4::varchar[], $8::varchar[], $9::varchar[])
+                WITH ORDINALITY AS a(room_id, user_id, votes, key, request, traceparent, n)
           ORDER BY a.n
        ), accepted AS (
          SELECT * FROM cast_ballots WHERE NOT result ? 'error'
        ), events AS (
-         INSERT INTO "rooms"."outbox" (room_id, event, data)
-         SELECT c.room_id, e.event, e.data
+         INSERT INTO "rooms"."outbox" (room_id, event, data, traceparent)
+         SELECT c.room_id, e.event, e.data, c.traceparent
            FROM accepted c
           CROSS JOIN LATERAL (VALUES
                   (1, $6::varchar, jsonb_build_object('userId', c.user_id, 'usersVoted', c.result->'usersVoted')),
@@ -86,6 +96,7 @@ export class VotingService {
         ROOM_EVENTS.ballotsSubmitted,
         // As CommandLog.record keeps it: the fingerprint of the request the key was given for.
         sorted.map((i) => splitKey(i.key).request),
+        sorted.map((i) => i.traceparent),
       ],
     );
     this.outbox.wake();
@@ -140,7 +151,7 @@ export class VotingService {
     key: string,
   ): Promise<{ voted: true; usersVoted: string[] }> {
     return this.commands.once(key, async () => {
-      const cast = await this.ballots.call({ roomId, userId, votes, key });
+      const cast = await this.ballots.call({ roomId, userId, votes, key, traceparent: activeTraceparent() });
       if ('error' in cast) refuse(cast);
       // As the vote statement records it in the command log.
       return { voted: true as const, usersVoted: cast.usersVoted };

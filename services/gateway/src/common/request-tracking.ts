@@ -1,17 +1,4 @@
-import {
-  context,
-  contextFrom,
-  endSpan,
-  hashUserId,
-  REQUEST_ID_PATTERN,
-  requestContext,
-  rootLogger,
-  Span,
-  SpanKind,
-  trace,
-  tracer,
-  tracingStarted,
-} from '@forkvote/platform';
+import { hashUserId, REQUEST_ID_PATTERN, requestContext, rootLogger, Span, trace } from '@forkvote/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createHash, randomUUID } from 'node:crypto';
 import { GatewayConfig } from '../gateway.config';
@@ -24,8 +11,8 @@ export function routeOf(req: Request): string {
 }
 
 /**
- * The listener that writes a request's access line, counts it in the metrics and ends its span when the
- * response closes: one listener per request (an event stream keeps it for as long as it is open). Built
+ * The listener that writes a request's access line (with the ids of the request's trace, when tracing is
+ * on) and counts it in the metrics when the response closes: one listener per request (an event stream keeps it for as long as it is open). Built
  * here, apart from the middleware, so that it holds only what it uses: a closure made inside the middleware
  * would share its scope with Express's `next`, and through it the request's whole trip through the router,
  * for as long as the response lives (hours, for an event stream).
@@ -43,7 +30,10 @@ function accessLine(
     const elapsed = performance.now() - started;
     recordRequest(req.method, route, status, elapsed / 1000);
     const user = req.user as { sub?: string } | undefined;
+    // Written after the response, outside the request's context: its trace ids are added here.
+    const ids = span?.spanContext();
     const line = {
+      ...(ids ? { trace_id: ids.traceId, span_id: ids.spanId } : {}),
       reqId: req.id,
       req: { method: req.method, path: req.originalUrl.split('?')[0] },
       res: { status },
@@ -53,10 +43,10 @@ function accessLine(
     };
     if (status >= 500) logger.error(line, 'request');
     else logger.info(line, 'request');
-    if (span) {
+    // A guard's refusal never reaches a route handler: the span is named by its route all the same.
+    if (span?.isRecording()) {
       span.updateName(`${req.method} ${route}`);
-      span.setAttributes({ 'http.route': route, 'http.response.status_code': status });
-      endSpan(span, status >= 500);
+      span.setAttribute('http.route', route);
     }
   };
 }
@@ -65,8 +55,8 @@ function accessLine(
  * Every request gets an id (the client's `X-Request-Id` when it is plain and short, else a new UUID),
  * answered back as `X-Request-Id`, carried by every service call it causes, and on every log line written
  * for it. One access line per request: method, path (no query string), route, status, duration, the id,
- * and a keyed hash of the signed-in user's id (never the id, a cookie or a header). A server span (W3C
- * `traceparent` honoured) covers the request when tracing is on.
+ * and a keyed hash of the signed-in user's id (never the id, a cookie or a header). When tracing is on,
+ * the HTTP instrumentation's server span (W3C `traceparent` honoured) covers the request.
  *
  * Every request is also counted and timed in the metrics (refused ones too: this middleware runs first).
  *
@@ -84,17 +74,7 @@ export function requestTracking(config: GatewayConfig): RequestHandler {
     (req as Request & { id: string }).id = id;
     res.setHeader('X-Request-Id', id);
     const started = performance.now();
-    const parent = tracingStarted() ? contextFrom(req.headers) : null;
-    const span = parent
-      ? tracer().startSpan(
-          req.method,
-          { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.path } },
-          parent,
-        )
-      : null;
-    res.on('close', accessLine(req, res, started, span, log));
-    requestContext.run({ requestId: id }, () =>
-      parent && span ? context.with(trace.setSpan(parent, span), next) : next(),
-    );
+    res.on('close', accessLine(req, res, started, trace.getActiveSpan() ?? null, log));
+    requestContext.run({ requestId: id }, next);
   };
 }

@@ -9,7 +9,15 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 import { ROOM_EVENTS, ROOM_MESSAGES, RoomEventMap } from '@forkvote/contracts';
-import { createRedis, REDIS, redisTargetOf } from '@forkvote/platform';
+import {
+  contextFrom,
+  createRedis,
+  REDIS,
+  redisTargetOf,
+  SpanKind,
+  tracer,
+  tracingStarted,
+} from '@forkvote/platform';
 import { listedMember, membershipChange, PublishedRoomEvent, roomEventsAfter } from '@forkvote/room-events';
 import type { Response } from 'express';
 import type Redis from 'ioredis';
@@ -195,6 +203,18 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
   private deliver(event: PublishedRoomEvent): void {
     const room = this.rooms.get(event.roomId);
     if (!room) return;
+    // The fan-out is a span of the trace of the command that wrote the event (via the outbox's publish).
+    const span =
+      event.traceparent && tracingStarted()
+        ? tracer().startSpan(
+            'room-event fanout',
+            {
+              kind: SpanKind.CONSUMER,
+              attributes: { 'forkvote.room_event': event.event, 'forkvote.streams': room.clients.size },
+            },
+            contextFrom({ traceparent: event.traceparent }),
+          )
+        : undefined;
     const text = frame(event);
     for (const client of room.clients) {
       if (client.buffered) client.buffered.push(event);
@@ -217,6 +237,7 @@ export class RoomEventsHub implements OnModuleInit, BeforeApplicationShutdown, O
     // The event's id is the time (ms) it entered the room's log: from there to written to every client.
     const published = Number(event.id.split('-')[0]);
     if (published > 0) sseFanoutLatency.observe(Math.max(0, room.eventAt - published) / 1000);
+    span?.end();
   }
 
   /** The membership change an event makes ('' for none; see `membershipChange`). */

@@ -1,11 +1,20 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { BallotsInput, ballotsResultOf, ROOM_EVENTS, RoomEventName, RoomEventOf } from '@forkvote/contracts';
 import {
+  activeTraceparent,
   CheckedOutConnection,
   checkOutConnection,
+  context,
+  contextFrom,
+  endSpan,
   PlatformConfig,
   REDIS,
   registerQueryGauge,
+  SpanKind,
+  trace,
+  traceHeaders,
+  tracer,
+  tracingStarted,
 } from '@forkvote/platform';
 import { publishRoomEvents } from '@forkvote/room-events';
 import Redis from 'ioredis';
@@ -21,7 +30,11 @@ import { DataSource, EntityManager } from 'typeorm';
 export type RoomEvent = (
   | RoomEventOf<Exclude<RoomEventName, typeof ROOM_EVENTS.ballotsSubmitted>>
   | { event: typeof ROOM_EVENTS.ballotsSubmitted; data: BallotsInput }
-) & { roomId: string };
+) & {
+  roomId: string;
+  /** The trace of the command that caused it, where that is not the active one (a batched statement). */
+  traceparent?: string | null;
+};
 
 /**
  * The payload an outbox row publishes: BALLOTS_SUBMITTED's results, computed from the input the row holds
@@ -78,15 +91,25 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
-  /** Adds events to the outbox in the caller's transaction, in the order given. */
+  /**
+   * Adds events to the outbox in the caller's transaction, in the order given, each with the trace context
+   * of the command that caused it (its own, or the active one).
+   */
   async write(manager: EntityManager, events: RoomEvent[]): Promise<void> {
     if (events.length === 0) return;
+    const active = activeTraceparent();
     await manager.query(
-      `INSERT INTO "rooms"."outbox" (room_id, event, data)
-       SELECT e.room_id, e.event, e.data
-         FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) WITH ORDINALITY AS e(room_id, event, data, n)
+      `INSERT INTO "rooms"."outbox" (room_id, event, data, traceparent)
+       SELECT e.room_id, e.event, e.data, e.traceparent
+         FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[], $4::varchar[])
+              WITH ORDINALITY AS e(room_id, event, data, traceparent, n)
         ORDER BY e.n`,
-      [events.map((e) => e.roomId), events.map((e) => e.event), events.map((e) => JSON.stringify(e.data))],
+      [
+        events.map((e) => e.roomId),
+        events.map((e) => e.event),
+        events.map((e) => JSON.stringify(e.data)),
+        events.map((e) => e.traceparent ?? active),
+      ],
     );
   }
 
@@ -217,25 +240,50 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
     const relay = await this.relayConnection();
     if (!relay) return 0;
     try {
-      const { rows } = await relay.client.query<{ id: string; room_id: string; event: string; data: object }>(
-        `SELECT id, room_id, event, data FROM "rooms"."outbox"
+      const { rows } = await relay.client.query<{
+        id: string;
+        room_id: string;
+        event: string;
+        data: object;
+        traceparent: string | null;
+      }>(
+        `SELECT id, room_id, event, data, traceparent FROM "rooms"."outbox"
           WHERE published_at IS NULL ORDER BY id LIMIT ${BATCH}`,
       );
       if (rows.length === 0) return 0;
-      await publishRoomEvents(
-        this.redis,
-        this.config.REDIS_PREFIX,
-        rows.map((r) => ({
-          outboxId: r.id,
-          roomId: r.room_id,
-          event: r.event,
-          data: toPublished(r.event, r.data),
-        })),
+      // Each event written inside a trace is published as a span of that trace, which it carries on.
+      const spans = rows.map((r) =>
+        r.traceparent && tracingStarted()
+          ? tracer().startSpan(
+              'room-event publish',
+              { kind: SpanKind.PRODUCER, attributes: { 'forkvote.room_event': r.event } },
+              contextFrom({ traceparent: r.traceparent }),
+            )
+          : undefined,
       );
-      await relay.client.query(
-        `UPDATE "rooms"."outbox" SET published_at = now() WHERE id = ANY($1::bigint[])`,
-        [rows.map((r) => r.id)],
-      );
+      let failed = true;
+      try {
+        await publishRoomEvents(
+          this.redis,
+          this.config.REDIS_PREFIX,
+          rows.map((r, i) => ({
+            outboxId: r.id,
+            roomId: r.room_id,
+            event: r.event,
+            data: toPublished(r.event, r.data),
+            traceparent: spans[i]
+              ? traceHeaders(trace.setSpan(context.active(), spans[i]))?.traceparent
+              : null,
+          })),
+        );
+        await relay.client.query(
+          `UPDATE "rooms"."outbox" SET published_at = now() WHERE id = ANY($1::bigint[])`,
+          [rows.map((r) => r.id)],
+        );
+        failed = false;
+      } finally {
+        for (const span of spans) if (span) endSpan(span, failed);
+      }
       return rows.length;
     } catch (err) {
       // Redis or PostgreSQL failed mid-round: nothing after the failure happened, and whichever replica

@@ -8,15 +8,7 @@ import {
   trace,
   type Context,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { SERVICE_VERSION } from './version';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 /*
  * Traces with the OpenTelemetry Node SDK. The API calls below cost next to nothing until the SDK starts,
@@ -24,39 +16,21 @@ import { SERVICE_VERSION } from './version';
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT; the exporter and the SDK read those and the other OTEL_* variables
  * themselves, OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES included). It must run before Express, pg,
  * ioredis and pino are first required, which the instrumentations patch as they load: each process's
- * main.ts imports `@forkvote/platform/instrument` first. The W3C `traceparent` crosses the transport in
+ * main.ts imports `@forkvote/platform/dist/instrument` first. The W3C `traceparent` crosses the transport in
  * each request envelope, and the outbox in each event row.
  */
 
 let sdk: NodeSDK | undefined;
 
-/** Operators' requests (probes, scrapes) make no traces. */
-const OPERATOR_PATHS = /^\/(metrics|live|ready|health)$|^\/api\/v1\/health(\/|$)/;
-
 /** Starts the SDK for this process when an OTLP endpoint is configured; returns whether it did. */
 export function startTracing(service: string): boolean {
   const endpoint = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (sdk || !endpoint) return false;
-  sdk = new NodeSDK({
-    // Defaults; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (read by the SDK's env detector) win.
-    resource: resourceFromAttributes({
-      'service.name': `forkvote-${service}`,
-      'service.namespace': 'forkvote',
-      'service.version': SERVICE_VERSION,
-    }),
-    traceExporter: new OTLPTraceExporter(),
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => OPERATOR_PATHS.test((req.url ?? '').split('?')[0]),
-      }),
-      new ExpressInstrumentation(),
-      // Only inside a trace: the transport's blocking reads and the pool's checks would otherwise each
-      // make a trace of their own, every second.
-      new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
-      new PinoInstrumentation(),
-    ],
-  });
+  // Required here, not imported: the SDK and its instrumentations take most of a second and 45 MB to
+  // load, which a process without tracing never pays.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createSdk } = require('./tracing-sdk') as typeof import('./tracing-sdk');
+  sdk = createSdk(service);
   sdk.start();
   process.once('SIGTERM', () => void stopTracing());
   return true;

@@ -297,6 +297,8 @@ describe('Kubernetes manifests (kubectl kustomize)', () => {
     const rules = objects.find((o) => o.kind === 'PrometheusRule')!.spec.groups[0].rules as {
       alert: string;
       expr: string;
+      labels: { severity: string };
+      annotations: { runbook_url: string; summary: string };
     }[];
     expect(rules.map((r) => r.alert)).toEqual(
       expect.arrayContaining([
@@ -304,13 +306,45 @@ describe('Kubernetes manifests (kubectl kustomize)', () => {
         'ForkVoteLatencyP99High',
         'ForkVoteRequestsPending',
         'ForkVoteSseConnectionsDropped',
+        'ForkVoteRoomOutboxStale',
+        'ForkVotePodDown',
+        ...SERVICES.map((name) => `ForkVote${name[0].toUpperCase()}${name.slice(1)}Down`),
       ]),
     );
+    // Every alert: a severity Alertmanager's usual routes know, and a runbook that exists.
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const anchors = new Set(
+      [...readme.matchAll(/^#{2,4} (.+)$/gm)].map((m) =>
+        m[1]
+          .trim()
+          .toLowerCase()
+          .replace(/[^a-z0-9 -]/g, '')
+          .replace(/ /g, '-'),
+      ),
+    );
+    for (const rule of rules) {
+      expect(['critical', 'warning']).toContain(rule.labels.severity);
+      expect(rule.annotations.runbook_url).toBe(`deploy/README.md#${rule.alert.toLowerCase()}`);
+      expect(anchors).toContain(rule.alert.toLowerCase());
+    }
+    // Each process's own absent() alert, on the process label the PodMonitor puts on every series.
+    expect(monitor.spec.podTargetLabels).toEqual(['app.kubernetes.io/name']);
+    for (const name of SERVICES) {
+      expect(rules.map((r) => r.expr)).toContain(`absent(up{app_kubernetes_io_name="${name}"} == 1)`);
+    }
+    // kube-prometheus-stack finds the monitor and the rules by its release label.
+    for (const kind of ['PodMonitor', 'PrometheusRule'])
+      expect(objects.find((o) => o.kind === kind)!.metadata.labels!.release).toBeDefined();
     const dashboard = JSON.parse(
       objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'forkvote-grafana-dashboard')!.data![
         'forkvote.json'
       ],
-    ) as { panels: { targets: { expr: string }[] }[] };
+    ) as { panels: { targets: { expr: string }[] }[]; templating: { list: { name: string }[] } };
+    // One namespace at a time: every query is scoped to the dashboard's namespace variable.
+    expect(dashboard.templating.list.map((v) => v.name)).toContain('namespace');
+    for (const expr of dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)))
+      for (const series of expr.matchAll(/\b(?:forkvote|nodejs)_\w+(\{[^}]*\})?/g))
+        expect(series[1] ?? '').toContain('namespace="$namespace"');
     const exported = new Set(
       [
         'libs/platform/src/metrics.ts',

@@ -438,6 +438,27 @@ describe('docker-compose.yml', () => {
     expect(file.services.redis.healthcheck).toBeDefined();
   });
 
+  it('builds each process from its Dockerfile target, which exposes and health-checks only what it serves', () => {
+    const file = compose();
+    for (const name of ['auth', 'rooms', 'billing', 'places'])
+      expect(file.services[name].build).toMatchObject({ args: { SERVICE: name }, target: 'service' });
+    expect(file.services.gateway.build).toMatchObject({ args: { SERVICE: 'gateway' }, target: 'gateway' });
+    const dockerfile = readFileSync(join(__dirname, '..', 'docker', 'Dockerfile'), 'utf8');
+    const stage = (name: string) => dockerfile.split(/^FROM /m).find((s) => s.includes(` AS ${name}\n`))!;
+    expect(stage('runtime')).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
+    expect(stage('service')).toMatch(/^EXPOSE 8080$/m);
+    expect(stage('service')).toMatch(/HEALTHCHECK [\s\S]*HEALTH_PORT\+'\/live'/);
+    expect(stage('gateway')).toMatch(/^EXPOSE 3000 9464$/m);
+    expect(stage('gateway')).toMatch(/HEALTHCHECK [\s\S]*\/api\/v1\/health\/live/);
+    // The gateway is the default target (the last stage).
+    expect(
+      dockerfile
+        .trimEnd()
+        .split(/^FROM /m)
+        .at(-1),
+    ).toMatch(/^runtime AS gateway/);
+  });
+
   it('refuses a broken file', () => {
     const file = compose();
     file.services.gateway.restart = { always: true };

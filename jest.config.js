@@ -36,6 +36,7 @@ module.exports = {
         '<rootDir>/libs/*/test/**/*.spec.ts',
         '<rootDir>/services/*/test/**/*.spec.ts',
         '<rootDir>/bench/test/**/*.spec.ts',
+        '<rootDir>/scripts/test/**/*.spec.ts',
       ],
     },
   ],

@@ -42,6 +42,7 @@ const MODELS: Record<string, () => new (o: object) => { validate(): void }> = {
   'v1/Secret': () => require('kubernetes-models/v1').Secret,
   'v1/Service': () => require('kubernetes-models/v1').Service,
   'apps/v1/Deployment': () => require('kubernetes-models/apps/v1').Deployment,
+  'batch/v1/Job': () => require('kubernetes-models/batch/v1').Job,
   'policy/v1/PodDisruptionBudget': () => require('kubernetes-models/policy/v1').PodDisruptionBudget,
   'autoscaling/v2/HorizontalPodAutoscaler': () =>
     require('kubernetes-models/autoscaling/v2').HorizontalPodAutoscaler,
@@ -60,8 +61,16 @@ export function validate(object: K8sObject): void {
   const model = MODELS[key];
   if (!model) throw new Error(`No schema for ${key}`);
   const Model = model();
+  // kustomize wraps a long secret value's base64 over lines; Kubernetes' decoder skips the line breaks.
+  const checked =
+    object.kind === 'Secret' && object.data
+      ? {
+          ...object,
+          data: Object.fromEntries(Object.entries(object.data).map(([k, v]) => [k, v.replace(/\s/g, '')])),
+        }
+      : object;
   try {
-    new Model(object).validate();
+    new Model(checked).validate();
   } catch (err) {
     throw new Error(`${key} ${object.metadata?.name}: ${err instanceof Error ? err.message : err}`);
   }

@@ -13,9 +13,11 @@ const find = (objects: K8sObject[], kind: string, name: string) =>
 const all = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 
 const COMPONENTS = ['secrets-from-env-file', 'prometheus-operator', 'tracing', 'ingress-nginx'];
+/** One secret per process, and one for the migrations. */
+const SECRET_FILES = [...SERVICES, 'migrate'];
 
 /**
- * A copy of deploy/k8s with an overlay that uses every optional component (and a secrets.env); `edit` may
+ * A copy of deploy/k8s with an overlay that uses every optional component (and its env files); `edit` may
  * change the copy first.
  */
 function renderWithEveryComponent(edit?: (dir: string) => void): K8sObject[] {
@@ -23,13 +25,15 @@ function renderWithEveryComponent(edit?: (dir: string) => void): K8sObject[] {
   try {
     cpSync(K8S, dir, { recursive: true });
     edit?.(dir);
-    writeFileSync(
-      join(dir, 'components/secrets-from-env-file/secrets.env'),
-      readFileSync(join(K8S, 'components/secrets-from-env-file/secrets.env.example'), 'utf8').replace(
-        'JWT_SECRET=\n',
-        'JWT_SECRET=0123456789abcdef0123456789abcdef\n',
-      ),
-    );
+    for (const name of SECRET_FILES) {
+      writeFileSync(
+        join(dir, `components/secrets-from-env-file/${name}.env`),
+        readFileSync(join(K8S, `components/secrets-from-env-file/${name}.env.example`), 'utf8').replace(
+          'JWT_SECRET=\n',
+          'JWT_SECRET=0123456789abcdef0123456789abcdef\n',
+        ),
+      );
+    }
     const overlay = join(dir, 'overlays/prod/kustomization.yaml');
     writeFileSync(
       overlay,
@@ -68,7 +72,7 @@ function selects(selector: Selector, labels: Record<string, string>): boolean {
  */
 function selectingNothing(objects: K8sObject[]): string[] {
   const pods = objects
-    .filter((o) => o.kind === 'Deployment')
+    .filter((o) => o.kind === 'Deployment' || o.kind === 'Job')
     .map((d) => d.spec.template.metadata.labels as Record<string, string>);
   const selectorOf = (o: K8sObject): Selector | undefined => {
     if (o.kind === 'NetworkPolicy') return o.spec.podSelector;
@@ -123,12 +127,6 @@ describe('Kubernetes manifests (kubectl kustomize)', () => {
       ]);
       expect(deployment.spec.template.metadata.annotations['prometheus.io/scrape']).toBe('true');
     }
-    // Migrations are each service's init step (serialised by an advisory lock), never on start.
-    expect(find(objects, 'Deployment', 'rooms').spec.template.spec.initContainers[0].command).toEqual([
-      'node',
-      'scripts/migrate.js',
-      'rooms',
-    ]);
     expect(find(objects, 'ConfigMap', 'forkvote-config').data!.MIGRATIONS_ON_START).toBe('false');
   });
 
@@ -183,33 +181,77 @@ describe('Kubernetes manifests (kubectl kustomize)', () => {
 
   it('the restricted check refuses what the namespace would refuse', () => {
     const pod = structuredClone(find(of('base'), 'Deployment', 'rooms').spec.template.spec);
-    delete pod.initContainers[0].securityContext.capabilities;
     pod.containers[0].securityContext.allowPrivilegeEscalation = true;
+    delete pod.containers[0].securityContext.capabilities;
     delete pod.securityContext.seccompProfile;
     delete pod.containers[0].securityContext.seccompProfile;
     expect(restrictedViolations('rooms', pod)).toEqual([
-      'rooms/migrate: capabilities not dropped',
       'rooms/rooms: allowPrivilegeEscalation not false',
+      'rooms/rooms: capabilities not dropped',
       'rooms/rooms: no seccomp profile',
     ]);
   });
 
-  it('applies no Secret: the operator makes it, or the optional component builds it from secrets.env', () => {
+  it('applies no Secret; gives each process only its own, the optional component builds them from env files', () => {
     for (const dir of ['base', 'overlays/dev', 'overlays/prod']) expect(all(of(dir), 'Secret')).toEqual([]);
     const objects = renderWithEveryComponent();
-    const [secret] = all(objects, 'Secret');
-    expect(secret.metadata.name).toMatch(/^forkvote-secrets-[a-z0-9]{10}$/);
-    // The hashed name is what every pod reads, so a changed value rolls them.
-    for (const deployment of all(objects, 'Deployment')) {
-      for (const container of deployment.spec.template.spec.containers) {
-        expect(container.envFrom.map((e: { secretRef?: { name: string } }) => e.secretRef?.name)).toContain(
-          secret.metadata.name,
-        );
+    const secrets = all(objects, 'Secret');
+    expect(secrets.map((s) => s.metadata.name.replace(/-[a-z0-9]{10}$/, '')).sort()).toEqual(
+      SECRET_FILES.map((name) => `forkvote-${name}-secrets`).sort(),
+    );
+    const hashed = (name: string) =>
+      secrets.find((s) => s.metadata.name.startsWith(`forkvote-${name}-secrets-`))!;
+    // Each Deployment reads its own secret (by its hashed name, so a changed value rolls it) and no other;
+    // only billing holds the Stripe keys, only auth the SMTP URL, only places the Google key.
+    for (const name of SERVICES) {
+      const pod = find(objects, 'Deployment', name).spec.template.spec;
+      expect(pod.initContainers).toBeUndefined();
+      for (const container of pod.containers) {
+        const secretRefs = container.envFrom
+          .map((e: { secretRef?: { name: string } }) => e.secretRef?.name)
+          .filter(Boolean);
+        expect(secretRefs).toEqual([hashed(name).metadata.name]);
       }
     }
+    const keys = (name: string) => Object.keys(hashed(name).data ?? {}).sort();
+    expect(keys('billing')).toEqual(expect.arrayContaining(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']));
+    for (const name of ['gateway', 'auth', 'rooms', 'places'])
+      expect(keys(name)).not.toContain('STRIPE_SECRET_KEY');
+    expect(keys('auth')).toContain('SMTP_URL');
+    expect(keys('places')).toContain('GOOGLE_PLACES_API_KEY');
+    for (const name of SERVICES)
+      expect(keys(name)).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL']));
+    // REDIS_URL can carry a password: a secret, never the ConfigMap.
+    expect(find(objects, 'ConfigMap', 'forkvote-config').data!.REDIS_URL).toBeUndefined();
     expect(readFileSync(join(__dirname, '..', '..', '.gitignore'), 'utf8')).toContain(
-      'deploy/k8s/components/secrets-from-env-file/secrets.env',
+      'deploy/k8s/components/secrets-from-env-file/*.env',
     );
+  });
+
+  it('migrates once per release in a Job, as the owner role, granting each service its own schema', () => {
+    const prod = of('overlays/prod');
+    const [job] = all(prod, 'Job');
+    expect(job.metadata.name).toBe('migrate-0-1-0');
+    const pod = job.spec.template.spec;
+    expect(pod.restartPolicy).toBe('Never');
+    expect(
+      pod.initContainers.map((c: { image: string; command: string[] }) => [c.image, c.command.join(' ')]),
+    ).toEqual(
+      ['auth', 'billing', 'places', 'rooms'].map((name) => [
+        `forkvote/${name}:0.1.0`,
+        `node scripts/migrate.js ${name}`,
+      ]),
+    );
+    for (const step of pod.initContainers) {
+      expect(step.envFrom).toEqual([{ secretRef: { name: 'forkvote-migrate-secrets' } }]);
+      expect(step.env).toEqual([{ name: 'DATABASE_ROLE_PREFIX', value: 'forkvote_' }]);
+    }
+    expect(restrictedViolations('migrate', pod)).toEqual([]);
+    // Its pods reach PostgreSQL under default-deny.
+    const egress = find(prod, 'NetworkPolicy', 'datastores-egress');
+    expect(selects(egress.spec.podSelector, job.spec.template.metadata.labels)).toBe(true);
+    expect(find(prod, 'ConfigMap', 'forkvote-config').data!.MIGRATIONS_ON_START).toBe('false');
+    expect(all(of('overlays/dev'), 'Job')[0].metadata.name).toBe('migrate-dev');
   });
 
   it('leaves the count to the HPAs, scales the gateway on CPU, and keeps gateway readiness off PostgreSQL', () => {

@@ -137,14 +137,42 @@ export class DatabaseModule {
 }
 
 /** Applies one service's migrations and disconnects: what the Kubernetes migration Job runs. */
-export async function migrateService(url: string, options: DatabaseOptions): Promise<string[]> {
+export async function migrateService(
+  url: string,
+  options: DatabaseOptions,
+  serviceRole?: string,
+): Promise<string[]> {
   const dataSource = new DataSource(dataSourceOptions(url, options));
   await dataSource.initialize();
   try {
-    return await migrate(dataSource, options.schema, options.sqlDir);
+    const applied = await migrate(dataSource, options.schema, options.sqlDir);
+    if (serviceRole) await grantSchemaUse(dataSource, options.schema, serviceRole);
+    return applied;
   } finally {
     await dataSource.destroy();
   }
+}
+
+/** A PostgreSQL role name as operators write them: lower case, digits and _, unquoted. */
+export const ROLE_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Lets the service's own role read and write its schema, and nothing more: the migrations' role owns the
+ * schema and its objects (so only it can change them); the service's role may use the schema, read and
+ * write its rows, use its sequences and call its functions, now and for what later migrations add.
+ */
+async function grantSchemaUse(dataSource: DataSource, schema: string, role: string): Promise<void> {
+  if (!ROLE_PATTERN.test(role)) throw new Error(`Not a role name: ${role}`);
+  for (const statement of [
+    `GRANT USAGE ON SCHEMA "${schema}" TO ${role}`,
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "${schema}" TO ${role}`,
+    `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA "${schema}" TO ${role}`,
+    `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA "${schema}" TO ${role}`,
+    `ALTER DEFAULT PRIVILEGES IN SCHEMA "${schema}" GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${role}`,
+    `ALTER DEFAULT PRIVILEGES IN SCHEMA "${schema}" GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ${role}`,
+    `ALTER DEFAULT PRIVILEGES IN SCHEMA "${schema}" GRANT EXECUTE ON FUNCTIONS TO ${role}`,
+  ])
+    await dataSource.query(statement);
 }
 
 /** A connection checked out of a DataSource's pool (see `checkOutConnection`). */

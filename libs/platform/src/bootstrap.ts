@@ -10,6 +10,9 @@ import { createLogger } from './logger';
 import { registerPoolGauges, registerStreamGauges, serveMetrics, startProcessMetrics } from './metrics';
 import { createServiceServer, streamKeys } from './transport';
 
+/** How long past its blocking read a stream consumer may go without going round before /live fails. */
+export const STALL_MS = 30_000;
+
 /** Creates and starts one service on the shared transport. Used by `main.ts` and by tests. */
 export async function startService(
   service: string,
@@ -18,8 +21,9 @@ export async function startService(
 ): Promise<INestMicroservice> {
   const logger = createLogger(service, config);
   startProcessMetrics(service);
+  const server = createServiceServer(service, config);
   const app = await NestFactory.createMicroservice(module, {
-    strategy: createServiceServer(service, config),
+    strategy: server,
     logger,
     bufferLogs: false,
   });
@@ -27,16 +31,22 @@ export async function startService(
   await app.listen();
   registerPoolGauges(app.get(DataSource));
   registerStreamGauges(app.get<Redis>(REDIS), () => [streamKeys.requests(config.REDIS_PREFIX, service)]);
-  if (config.HEALTH_PORT > 0) startProbeServer(app, config.HEALTH_PORT, config.METRICS_HOST);
+  if (config.HEALTH_PORT > 0) startProbeServer(app, server, config.HEALTH_PORT, config.METRICS_HOST);
   return app;
 }
 
 /**
  * Services speak only over Redis; this tiny HTTP server is for the orchestrator and Prometheus: `/live`
- * says the process runs, `/ready` that its database and Redis answer and it is not shutting down,
+ * says the process runs and its stream consumer goes round (a consumer stuck for STALL_MS answers 503, and
+ * the kubelet restarts the pod), `/ready` that its database and Redis answer and it is not shutting down,
  * `/metrics` what it is doing.
  */
-function startProbeServer(app: INestMicroservice, port: number, host: string): Server {
+function startProbeServer(
+  app: INestMicroservice,
+  consumer: { stalledForMs(): number },
+  port: number,
+  host: string,
+): Server {
   const dataSource = app.get(DataSource);
   const redis = app.get<Redis>(REDIS);
   let closing = false;
@@ -45,7 +55,12 @@ function startProbeServer(app: INestMicroservice, port: number, host: string): S
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.url === '/live') return answer(200, { status: 'ok' });
+    if (req.url === '/live') {
+      const stalledMs = consumer.stalledForMs();
+      return stalledMs > STALL_MS
+        ? answer(503, { status: 'stalled', stalledMs })
+        : answer(200, { status: 'ok' });
+    }
     if (req.url === '/metrics') return void serveMetrics(req, res);
     if (req.url !== '/ready') return answer(404, { status: 'not found' });
     void Promise.all([

@@ -58,6 +58,8 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
   private claiming = false;
   /** Entries being processed here, by entry id, with their stream. */
   private readonly inFlight = new Map<string, { key: string; work: Promise<void> }>();
+  /** When each read loop last went round (a read returned, failed, or in-flight work made room). */
+  private readonly loopedAt = new Map<string, number>();
   private readonly errors = new RpcErrorFilter();
   private readonly requestStream: string;
   private readonly consumer: string;
@@ -150,9 +152,23 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     }
   }
 
+  /**
+   * How long (ms) the most stuck read loop has gone without going round: 0 while each reads, fails and
+   * retries (Redis away is not a stall: a restart would not help), or works through what it holds. A loop
+   * whose read never returns (a half-open socket) or whose handlers all hang grows it without end.
+   */
+  stalledForMs(now = Date.now()): number {
+    if (!this.running) return 0;
+    const limit = (this.options.blockMs ?? 2000) + 1000;
+    let worst = 0;
+    for (const at of this.loopedAt.values()) worst = Math.max(worst, now - at - limit);
+    return Math.max(0, worst);
+  }
+
   private async readLoop(reader: Redis, key: string): Promise<void> {
     const maxInFlight = this.options.maxInFlight ?? 256;
     while (this.running) {
+      this.loopedAt.set(key, Date.now());
       try {
         if (this.inFlight.size >= maxInFlight) {
           await Promise.race([...this.inFlight.values()].map((entry) => entry.work));

@@ -73,12 +73,24 @@ describe('metrics', () => {
     // Refused by rooms (already voted), and by the gateway's validation.
     expect((await vote()).status).toBe(409);
     expect((await host.patch('/api/v1/waiting-room/vote', { waitingRoomId: 'nope' })).status).toBe(400);
+    // Refused before routing (another origin): counted under the route it was for, not as unmatched.
+    const foreign = await fetch(`${stack.url}/api/v1/waiting-room/vote`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://elsewhere.example' },
+      body: '{}',
+    });
+    expect(foreign.status).toBe(403);
+    expect((await fetch(`${stack.url}/api/v1/no-such-call`)).status).toBe(404);
 
     const gateway = await scrape(ports.gateway);
+    expect(
+      find(gateway, 'forkvote_http_requests_total', { route: 'unmatched', status: '404' })[0].value,
+    ).toBe(1);
     const voteRoute = { route: '/api/v1/waiting-room/vote', method: 'PATCH' };
     expect(find(gateway, 'forkvote_http_requests_total', { ...voteRoute, status: '200' })[0].value).toBe(1);
     expect(find(gateway, 'forkvote_http_requests_total', { ...voteRoute, status: '409' })[0].value).toBe(1);
     expect(find(gateway, 'forkvote_http_requests_total', { ...voteRoute, status: '400' })[0].value).toBe(1);
+    expect(find(gateway, 'forkvote_http_requests_total', { ...voteRoute, status: '403' })[0].value).toBe(1);
     expect(
       find(gateway, 'forkvote_http_request_duration_seconds_count', { ...voteRoute, status: '200' })[0].value,
     ).toBe(1);

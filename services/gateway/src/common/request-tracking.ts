@@ -4,10 +4,27 @@ import { createHash, randomUUID } from 'node:crypto';
 import { GatewayConfig } from '../gateway.config';
 import { recordRequest } from './http-metrics';
 
-/** The route pattern that matched (`/api/v1/waiting-room/events/:waitingRoomId`); `web` or `unmatched` else. */
+/** What the router (Express 5's `router`) keeps of each route. */
+type RouterLayer = {
+  route?: { path: string; _handlesMethod(method: string): boolean };
+  match(path: string): unknown;
+};
+
+/**
+ * The route pattern that matched (`/api/v1/waiting-room/events/:waitingRoomId`); `web` for the web app's
+ * paths; `unmatched` for an API path no route takes. A request refused before routing (the origin check,
+ * the rate limits) is counted under the route it was going to: the router's routes are asked which one
+ * matches, without running it.
+ */
 export function routeOf(req: Request): string {
   if (req.route?.path) return `${req.baseUrl}${String(req.route.path)}`;
-  return req.path.startsWith('/api/') ? 'unmatched' : 'web';
+  if (!/^\/api\//i.test(req.path)) return 'web';
+  const stack = (req.app as unknown as { router?: { stack: RouterLayer[] } }).router?.stack ?? [];
+  for (const layer of stack) {
+    if (layer.route && layer.match(req.path) && layer.route._handlesMethod(req.method))
+      return layer.route.path;
+  }
+  return 'unmatched';
 }
 
 /**

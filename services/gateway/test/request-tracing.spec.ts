@@ -1,58 +1,27 @@
 import { ROOM_EVENTS } from '@forkvote/contracts';
-import { freePort, Participant, signUp, START_SEARCH } from '@forkvote/testing';
+import { Participant, ReceivedSpan, signUp, START_SEARCH, startOtlpReceiver } from '@forkvote/testing';
 import { RunningStack, startTestStack } from '@forkvote/testing/src/stack';
-import { createServer, Server } from 'node:http';
 
 /**
  * Request ids and traces across processes: each request's id comes back as X-Request-Id, is on the
  * gateway's access line and on the line of every service that handled a call it caused; with
  * OTEL_EXPORTER_OTLP_ENDPOINT set, a vote is one trace from the gateway's HTTP span through the transport
- * to rooms' handler. The spans are collected by a local OTLP/HTTP receiver (the processes' real exporter).
+ * to rooms' handler, the vote's SQL, the outbox's publish and the gateway's fan-out. The spans are
+ * collected by a local OTLP/HTTP receiver (the processes' real exporter, as a collector receives them).
  */
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  service: string;
-}
-
 describe('request ids, access logs and traces', () => {
   let stack: RunningStack;
-  let collector: Server;
-  const spans: OtlpSpan[] = [];
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
   const lines: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    collector = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        if (req.url === '/v1/traces') {
-          const parsed = JSON.parse(body) as {
-            resourceSpans: {
-              resource: { attributes: { key: string; value: { stringValue?: string } }[] };
-              scopeSpans: { spans: Omit<OtlpSpan, 'service'>[] }[];
-            }[];
-          };
-          for (const resource of parsed.resourceSpans) {
-            const service =
-              resource.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
-            for (const scope of resource.scopeSpans)
-              for (const span of scope.spans) spans.push({ ...span, service });
-          }
-        }
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => collector.listen(port, '127.0.0.1', resolve));
+    receiver = await startOtlpReceiver();
     stack = await startTestStack({
       env: {
         LOG_LEVEL: 'log',
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test,k8s.pod.name=pod-1',
       },
       output: (line) => {
         const json = line.slice(line.indexOf('|') + 2);
@@ -68,7 +37,7 @@ describe('request ids, access logs and traces', () => {
 
   afterAll(async () => {
     await stack?.stop();
-    collector?.close();
+    await receiver?.close();
   });
 
   const linesFor = (reqId: string) => lines.filter((l) => l.reqId === reqId);
@@ -155,18 +124,58 @@ describe('request ids, access logs and traces', () => {
       { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
     );
     expect(vote.status).toBe(200);
+    await stream.waitFor(ROOM_EVENTS.ballotsSubmitted);
     stream.close();
 
+    const isVoteSql = (s: ReceivedSpan) =>
+      String(s.attributes['db.query.text'] ?? s.attributes['db.statement'] ?? '').includes('cast_ballot');
+    const named = (trace: ReceivedSpan[], service: string, name: string) =>
+      trace.filter((s) => s.service === service && s.name === name);
     await eventually(() => {
-      const trace = spans.filter((s) => s.traceId === traceId);
-      const http = trace.find(
-        (s) => s.service === 'forkvote-gateway' && s.name === 'PATCH /api/v1/waiting-room/vote',
-      );
-      const client = trace.find((s) => s.service === 'forkvote-gateway' && s.name === 'rooms.vote');
-      const handler = trace.find((s) => s.service === 'forkvote-rooms' && s.name === 'rooms.vote');
+      const trace = receiver.spans.filter((s) => s.traceId === traceId);
+      const [http] = named(trace, 'forkvote-gateway', 'PATCH /api/v1/waiting-room/vote');
+      const [client] = named(trace, 'forkvote-gateway', 'rooms.vote');
+      const [handler] = named(trace, 'forkvote-rooms', 'rooms.vote');
       expect(http).toMatchObject({ parentSpanId: '00f067aa0ba902b7', kind: 2 });
-      expect(client).toMatchObject({ parentSpanId: http!.spanId, kind: 3 });
-      expect(handler).toMatchObject({ parentSpanId: client!.spanId, kind: 2 });
+      // The call is made inside the request (through Express's handler span) and handled as its child.
+      const byId = new Map(trace.map((s) => [s.spanId, s]));
+      const ancestors = (span: ReceivedSpan) => {
+        const chain: string[] = [];
+        for (let at = span.parentSpanId; at && byId.has(at); at = byId.get(at)!.parentSpanId) chain.push(at);
+        return chain;
+      };
+      expect(client.kind).toBe(3);
+      expect(ancestors(client)).toContain(http.spanId);
+      expect(handler).toMatchObject({ parentSpanId: client.spanId, kind: 2 });
+      // The vote's SQL is a span of rooms' handler.
+      expect(trace.filter(isVoteSql)).toHaveLength(1);
+      expect(ancestors(trace.find(isVoteSql)!)).toContain(handler.spanId);
+      // Through the outbox: the relay publishes the vote's events (USER_VOTED, then BALLOTS_SUBMITTED, as
+      // this ballot closed the batch) as spans of the vote's trace, and the gateway's fan-out of each to
+      // the host's stream is a child of its publish.
+      const publishes = named(trace, 'forkvote-rooms', 'room-event publish');
+      const fanouts = named(trace, 'forkvote-gateway', 'room-event fanout');
+      for (const spans of [publishes, fanouts])
+        expect(spans.map((s) => s.attributes['forkvote.room_event']).sort()).toEqual([
+          ROOM_EVENTS.ballotsSubmitted,
+          ROOM_EVENTS.userVoted,
+        ]);
+      for (const fanout of fanouts) expect(publishes.map((p) => p.spanId)).toContain(fanout.parentSpanId);
+      // The resource: the process, namespace and version, and what OTEL_RESOURCE_ATTRIBUTES adds.
+      expect(http.resource).toMatchObject({
+        'service.namespace': 'forkvote',
+        'service.version': expect.stringMatching(/^\d+\.\d+\.\d+/),
+        'deployment.environment.name': 'test',
+        'k8s.pod.name': 'pod-1',
+      });
+      // Log lines written inside the trace carry its ids: the gateway's access line, rooms' call line.
+      for (const service of ['gateway', 'rooms'])
+        expect(lines.some((l) => l.service === service && l.trace_id === traceId)).toBe(true);
     });
+    // The browser's events carry no trace context.
+    expect(stream.events.every((e) => !JSON.stringify(e.data).includes('traceparent'))).toBe(true);
+    // Probes and scrapes make no traces (the stack's start polled /api/v1/health many times).
+    const gatewayServer = receiver.spans.filter((s) => s.service === 'forkvote-gateway' && s.kind === 2);
+    expect(gatewayServer.filter((s) => s.name.includes('health'))).toEqual([]);
   });
 });

@@ -295,10 +295,13 @@ export class StreamsServer extends Server implements CustomTransportStrategy {
     const outcome = rpcOutcome(reply.err);
     const seconds = (performance.now() - started) / 1000;
     rpcServerTimer(handler ? request.pattern : 'unknown', outcome).observe(seconds);
+    // The line below is written after the handler's context has ended: it names its span itself.
+    const ids = span.isRecording() ? span.spanContext() : undefined;
     endSpan(span, outcome === 'failed', outcome);
     // One line per handled request (health checks, polled by probes, only at debug).
     this.logger[request.pattern.endsWith('.health') ? 'debug' : 'log'](
       {
+        ...(ids ? { trace_id: ids.traceId, span_id: ids.spanId } : {}),
         reqId: requestId,
         pattern: request.pattern,
         outcome,

@@ -5,7 +5,13 @@ import { join } from 'node:path';
 export const ARTIFACTS = join(__dirname, '..', 'artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 
+/**
+ * A full-page screenshot into e2e/artifacts, for a person to look at. Not under CI (nobody looks there, and
+ * encoding some forty full-page PNGs is a real share of the suite's time) unless E2E_SHOTS=1; a screenshot
+ * asserts nothing, so no check is lost.
+ */
 export async function shot(page: Page, name: string): Promise<void> {
+  if (process.env.CI && process.env.E2E_SHOTS !== '1') return;
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 

@@ -210,3 +210,16 @@ export class Participant {
     });
   }
 }
+
+/**
+ * A process's counter or gauge, read from its Prometheus page (the gateway's METRICS_PORT, a service's
+ * HEALTH_PORT): the sum of its series, of those whose labels contain `label` if given.
+ */
+export async function metricSum(port: number, name: string, label = ''): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  // `name value` or `name{labels} value`
+  return text
+    .split('\n')
+    .filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && l.includes(label))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}

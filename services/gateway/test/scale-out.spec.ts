@@ -2,21 +2,12 @@ import { ROOM_EVENTS } from '@forkvote/contracts';
 import {
   EventStreamClient,
   freePort,
+  metricSum,
   Participant,
   signUp,
   startTestStack,
   TestStack,
 } from '@forkvote/testing';
-
-/** A gateway's counter or gauge, read from its /metrics: the sum of its series (those with `label`, if given). */
-async function metric(port: number, name: string, label = ''): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  // `name value` or `name{labels} value`
-  const lines = text
-    .split('\n')
-    .filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && l.includes(label));
-  return lines.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
-}
 
 const RPC_CALLS = 'forkvote_rpc_client_duration_seconds_count';
 
@@ -76,7 +67,7 @@ describe('two gateways and two rooms replicas', () => {
           if (i === 1) await streams[0].waitFor(ROOM_EVENTS.userJoined, 1);
           // Every join so far (the host's and the guests') relayed: a stream hears only what comes next.
           await guest.untilRelayed(code, joined.body.userId, ROOM_EVENTS.userJoined, i + 2);
-          const asked = () => metric(metricsPort(gatewayUrl), RPC_CALLS, 'rooms.isMember');
+          const asked = () => metricSum(metricsPort(gatewayUrl), RPC_CALLS, 'rooms.isMember');
           const askedBefore = await asked();
           const stream = await guest.events(code, joined.body.userId);
           await stream.waitFor(ROOM_EVENTS.subscribed);
@@ -86,11 +77,11 @@ describe('two gateways and two rooms replicas', () => {
         return { code, streams };
       }),
     );
-    expect(await metric(first, 'forkvote_sse_room_subscriptions')).toBe(1);
-    expect(await metric(second, 'forkvote_sse_room_subscriptions')).toBe(1);
+    expect(await metricSum(first, 'forkvote_sse_room_subscriptions')).toBe(1);
+    expect(await metricSum(second, 'forkvote_sse_room_subscriptions')).toBe(1);
     const before = [
-      await metric(first, 'forkvote_sse_room_events_received_total'),
-      await metric(second, 'forkvote_sse_room_events_received_total'),
+      await metricSum(first, 'forkvote_sse_room_events_received_total'),
+      await metricSum(second, 'forkvote_sse_room_events_received_total'),
     ];
 
     // 3 joins in room A and 5 in room B, all made through the first gateway's API.
@@ -106,8 +97,8 @@ describe('two gateways and two rooms replicas', () => {
       for (const stream of room.streams) await stream.waitFor(ROOM_EVENTS.userJoined, joinsPerRoom[index]);
     }
     const received = [
-      (await metric(first, 'forkvote_sse_room_events_received_total')) - before[0],
-      (await metric(second, 'forkvote_sse_room_events_received_total')) - before[1],
+      (await metricSum(first, 'forkvote_sse_room_events_received_total')) - before[0],
+      (await metricSum(second, 'forkvote_sse_room_events_received_total')) - before[1],
     ];
     expect(received).toEqual(joinsPerRoom);
 
@@ -115,22 +106,22 @@ describe('two gateways and two rooms replicas', () => {
     for (const room of rooms) for (const stream of room.streams) stream.close();
     for (let i = 0; i < 50; i++) {
       if (
-        (await metric(first, 'forkvote_sse_room_subscriptions')) +
-          (await metric(second, 'forkvote_sse_room_subscriptions')) ===
+        (await metricSum(first, 'forkvote_sse_room_subscriptions')) +
+          (await metricSum(second, 'forkvote_sse_room_subscriptions')) ===
         0
       )
         break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(await metric(first, 'forkvote_sse_room_subscriptions')).toBe(0);
-    expect(await metric(second, 'forkvote_sse_room_subscriptions')).toBe(0);
-    const idle = await metric(first, 'forkvote_sse_room_events_received_total');
+    expect(await metricSum(first, 'forkvote_sse_room_subscriptions')).toBe(0);
+    expect(await metricSum(second, 'forkvote_sse_room_subscriptions')).toBe(0);
+    const idle = await metricSum(first, 'forkvote_sse_room_events_received_total');
     await new Participant(stack.url).patch('/api/v1/waiting-room/join', {
       waitingRoomId: rooms[0].code,
       userName: 'Nobody listens',
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await metric(first, 'forkvote_sse_room_events_received_total')).toBe(idle);
+    expect(await metricSum(first, 'forkvote_sse_room_events_received_total')).toBe(idle);
   });
 
   it('keeps every member in step, through the loss of a gateway', async () => {

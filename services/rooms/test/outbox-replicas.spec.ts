@@ -2,20 +2,12 @@ import { ROOM_EVENTS } from '@forkvote/contracts';
 import {
   EventStreamClient,
   freePort,
+  metricSum,
   Participant,
   signUp,
   startTestStack,
   TestStack,
 } from '@forkvote/testing';
-
-/** A service's counter, read from its /metrics on HEALTH_PORT: the sum of the series with `label`. */
-async function counter(port: number, name: string, label: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith(`${name}{`) && l.includes(label))
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
-}
 
 /**
  * Two rooms replicas whose relays poll only every ten minutes: the one holding the relay lock must still
@@ -59,7 +51,7 @@ describe('the outbox with two rooms replicas', () => {
     stream = await host.events(code, created.body.userId);
     await stream.waitFor(ROOM_EVENTS.subscribed);
     const joins = (port: number) =>
-      counter(port, 'forkvote_rpc_server_duration_seconds_count', 'pattern="rooms.join"');
+      metricSum(port, 'forkvote_rpc_server_duration_seconds_count', 'pattern="rooms.join"');
 
     // Until both replicas have served joins (the consumer group hands each request to one of them).
     let guests = 0;

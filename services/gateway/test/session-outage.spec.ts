@@ -64,6 +64,16 @@ describe('sessions and a running flow through a Redis outage', () => {
     expect(
       (await request(stack.url).post('/api/v1/auth/verify-token').set('Cookie', user.cookie)).status,
     ).toBe(503);
+    // The web app's own check (X-Session-Optional): a session it cannot look up now is a 503, never the
+    // signed-out answer, which would sign its user out; a browser with no session is signed out as ever.
+    const optional = () =>
+      request(stack.url).post('/api/v1/auth/verify-token').set('X-Session-Optional', '1');
+    const unchecked = await optional().set('Cookie', user.cookie);
+    expect(unchecked.status).toBe(503);
+    expect(unchecked.body.message).toBe(MESSAGES.serviceUnavailable);
+    const anonymous = await optional();
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body).toMatchObject({ isAuthenticated: false, isAuthorized: false });
     const loginDuringOutage = await request(stack.url)
       .post('/api/v1/auth/login')
       .send({ email: user.email, password: user.password });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiCommand } from './http';
+import { ApiError, apiCommand, apiOnce, isUnanswered } from './http';
 
 const answer = (status: number, body: object) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -42,5 +42,27 @@ describe('apiCommand', () => {
       ApiError,
     );
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('apiOnce', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('gives up an answer that does not come in time, as unanswered (the ballot is kept and sent again)', async () => {
+    // A server that takes the request and never answers: only the abort ends it.
+    const fetch = vi.fn(
+      (_path: string, init: RequestInit) =>
+        new Promise<Response>((_resolve, reject) =>
+          init.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+        ),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const started = Date.now();
+    const failure = await apiOnce('/api/v1/waiting-room/vote', { method: 'PATCH' }, 'key-1', 50).catch(
+      (err: unknown) => err,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(isUnanswered(failure)).toBe(true);
+    expect((fetch.mock.calls[0][1].headers as Record<string, string>)['Idempotency-Key']).toBe('key-1');
   });
 });

@@ -89,7 +89,8 @@ test('profile, create, and a room (waiting, voting, results): accessible, titled
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  // Seven pages at two widths, each with a full axe run: under a loaded CI machine, over two minutes.
+  test.setTimeout(240_000);
   const host: BrowserContext = await browser.newContext({ baseURL });
   const guest: BrowserContext = await browser.newContext({ baseURL });
   try {

@@ -55,42 +55,22 @@ export async function loadPatiently<T>(
   return load();
 }
 
-/** The pages drawn in plain markup, that load no antd (its theme, AntdScope, comes only with the others). */
-const PLAIN = new Set([
-  '/',
-  '/join-session',
-  '/create-session',
-  '/waiting-room',
-  '/voting',
-  '/results',
-  '/pricing',
-  '/places',
-  '/feedback',
-  '/login',
-  '/register',
-  '/forgot-password',
-  '/reset-password',
-  '/about',
-  '/contact',
-  '/how-it-works',
-  '/terms',
-  '/privacy',
-  '/help',
-  '/payment/success',
-  '/payment/cancel',
-  '*',
-]);
-
 const antdScope = () => import('./antd-scope');
 
 /**
  * A route whose page is loaded on first visit (React.lazy; AppLayout's Suspense shows the frame meanwhile):
  * the guest's path (join, waiting room, voting, results) never downloads the account, profile, pricing or
- * static pages, nor they its code. A page that uses antd comes inside antd's theme.
+ * static pages, nor they its code. Pages are plain markup and load no antd; one that uses antd says so
+ * (`antd: true`) and comes inside antd's theme (AntdScope).
  */
-function page(path: string, title: string, load: () => Promise<ComponentType>, Guard?: Guard): RouteObject {
+function page(
+  path: string,
+  title: string,
+  load: () => Promise<ComponentType>,
+  { guard: Guard, antd = false }: { guard?: Guard; antd?: boolean } = {},
+): RouteObject {
   const Page = lazy(async () => {
-    if (PLAIN.has(path)) return { default: await loadPatiently(load) };
+    if (!antd) return { default: await loadPatiently(load) };
     const [Loaded, { AntdScope }] = await Promise.all([loadPatiently(load), loadPatiently(antdScope)]);
     return {
       default: () => (
@@ -132,20 +112,16 @@ export const router = createBrowserRouter([
         async () => (await import('../pages/home/home-page')).HomePage,
       ),
       page('/join-session', 'Join a Session', async () => (await enter()).JoinSessionPage),
-      page(
-        '/create-session',
-        'Create a New Session',
-        async () => (await enter()).CreateSessionPage,
-        RequireHost,
-      ),
-      page(
-        '/waiting-room',
-        'Waiting Room',
-        async () => (await waiting()).WaitingRoomPage,
-        RequireSessionUser,
-      ),
-      page('/voting', 'Time to Vote!', async () => (await voting()).VotingPage, RequireSessionUser),
-      page('/results', 'Results', async () => (await results()).ResultsPage, RequireSessionUser),
+      page('/create-session', 'Create a New Session', async () => (await enter()).CreateSessionPage, {
+        guard: RequireHost,
+      }),
+      page('/waiting-room', 'Waiting Room', async () => (await waiting()).WaitingRoomPage, {
+        guard: RequireSessionUser,
+      }),
+      page('/voting', 'Time to Vote!', async () => (await voting()).VotingPage, {
+        guard: RequireSessionUser,
+      }),
+      page('/results', 'Results', async () => (await results()).ResultsPage, { guard: RequireSessionUser }),
       page(
         '/places',
         'Discover places',
@@ -165,12 +141,10 @@ export const router = createBrowserRouter([
       page('/feedback', 'Feedback', async () => (await import('../pages/static/feedback-page')).FeedbackPage),
       page('/payment/success', 'Registration Complete', async () => (await info()).PaymentSuccessPage),
       page('/payment/cancel', 'Payment Unsuccessful', async () => (await info()).PaymentCancelPage),
-      page(
-        '/profile',
-        'Profile',
-        async () => (await import('../pages/profile/profile-page')).ProfilePage,
-        RequireUser,
-      ),
+      page('/profile', 'Profile', async () => (await import('../pages/profile/profile-page')).ProfilePage, {
+        guard: RequireUser,
+        antd: true,
+      }),
       page(
         '*',
         'Page Not Found',

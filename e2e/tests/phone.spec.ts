@@ -317,6 +317,8 @@ test('every control on every public page is a touch target: 44 px on a phone, 24
   browser,
   baseURL,
 }) => {
+  // Seventeen pages, each loaded twice: about a minute on this machine, so more than the default.
+  test.setTimeout(150_000);
   const desk = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, isMobile: false });
   const deskPage = await desk.newPage();
   const small: string[] = [];

@@ -64,9 +64,9 @@ const KEEP_HOURS = 1;
  * exists exactly when the change it reports was committed. The relay publishes them, oldest first, to each
  * room's Redis log and channel, then marks them sent. Every rooms replica runs it; a PostgreSQL advisory
  * lock, held by one replica's relay connection, lets one publish at a time, which keeps each room's order.
- * That connection LISTENs on the outbox's channel, so any replica's commit wakes the relay at once; each
- * replica also wakes its relay after its own commits, and polls every OUTBOX_POLL_MS for the rest (taking
- * over from a replica that went, a Redis outage). The others try for the lock at each wake, and take it
+ * That connection LISTENs on the outbox's channel, so any replica's commit wakes the relay at once; a
+ * replica without the relay tries for it after its own commits, and every replica polls every
+ * OUTBOX_POLL_MS for the rest (taking over from a replica that went, a Redis outage). The others try for the lock at each wake, and take it
  * when that connection goes.
  *
  * Guarantee: at least once into Redis (a relay that dies after publishing and before marking publishes
@@ -114,10 +114,19 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * Asks the relay to publish (after a commit that wrote events): now, or if its last round started less
-   * than RELAY_MIN_INTERVAL_MS ago, once that much time has passed since.
+   * After a commit that wrote events. The replica that holds the relay hears the commit's NOTIFY, so a
+   * round started here too would find nothing left; any other replica tries for the relay at once (taking
+   * over from one that went) instead of at its next poll.
    */
   wake(): void {
+    if (!this.relay) this.round();
+  }
+
+  /**
+   * A round of the relay: now, or if its last round started less than RELAY_MIN_INTERVAL_MS ago, once that
+   * much time has passed since.
+   */
+  private round(): void {
     if (!this.running) return;
     if (this.draining) {
       this.again = true;
@@ -131,7 +140,7 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
         this.draining = null;
         if (this.again) {
           this.again = false;
-          this.wake();
+          this.round();
         }
       });
   }
@@ -159,8 +168,8 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
       },
     );
     this.running = true;
-    this.timer = setInterval(() => this.wake(), this.config.OUTBOX_POLL_MS);
-    this.wake();
+    this.timer = setInterval(() => this.round(), this.config.OUTBOX_POLL_MS);
+    this.round();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -223,7 +232,7 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
     return (this.relay = connection);
   }
 
-  private readonly onNotification = () => this.wake();
+  private readonly onNotification = () => this.round();
 
   /**
    * Gives the relay lock back: its connection goes (and its LISTEN with it), so no pooled connection keeps

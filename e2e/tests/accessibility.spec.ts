@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { BrowserContext, expect, Page, test } from '@playwright/test';
-import { guestJoins, loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
+import { axeProblems, guestJoins, loginThroughUi, registerByApi, shot, uniqueEmail } from './helpers';
 
 /**
  * Every route at 1280 and 390 px wide, the local checkout and portal pages included: axe-core finds no
@@ -16,17 +15,7 @@ async function check(page: Page, name: string, title: RegExp) {
     await page.waitForLoadState('load');
     await expect(page.locator('h1').first()).toBeVisible();
     await page.waitForTimeout(300); // antd's entrance animations
-    const results = await new AxeBuilder({ page }).analyze();
-    const problems = results.violations
-      .filter(
-        (v) =>
-          v.impact === 'serious' ||
-          v.impact === 'critical' ||
-          v.id === 'page-has-heading-one' ||
-          v.id === 'heading-order',
-      )
-      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-    expect(problems, `${name} at ${width} px`).toEqual([]);
+    expect(await axeProblems(page), `${name} at ${width} px`).toEqual([]);
     await expect(page).toHaveTitle(title);
     const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);

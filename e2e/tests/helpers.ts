@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { BrowserContext, expect, Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,11 +9,12 @@ mkdirSync(ARTIFACTS, { recursive: true });
 /**
  * A full-page screenshot into e2e/artifacts, for a person to look at. Not under CI (nobody looks there, and
  * encoding some forty full-page PNGs is a real share of the suite's time) unless E2E_SHOTS=1; a screenshot
- * asserts nothing, so no check is lost.
+ * asserts nothing, so no check is lost. `fullPage: false` for a touch page: Chromium's full-page capture
+ * drops touch emulation while it runs, so a page that follows `(pointer: coarse)` would draw its mouse look.
  */
-export async function shot(page: Page, name: string): Promise<void> {
+export async function shot(page: Page, name: string, fullPage = true): Promise<void> {
   if (process.env.CI && process.env.E2E_SHOTS !== '1') return;
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
 }
 
 let counter = 0;
@@ -86,4 +88,18 @@ export async function guestJoins(context: BrowserContext, hostPage: Page, name: 
   await guest.getByRole('button', { name: 'Join Session' }).click();
   await expect(hostPage.getByText(`People in the session (${people})`)).toBeVisible();
   return guest;
+}
+
+/** What axe-core finds serious or critical on the page, and a missing h1 or a skipped heading level. */
+export async function axeProblems(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter(
+      (v) =>
+        v.impact === 'serious' ||
+        v.impact === 'critical' ||
+        v.id === 'page-has-heading-one' ||
+        v.id === 'heading-order',
+    )
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }

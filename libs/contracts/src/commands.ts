@@ -12,6 +12,13 @@ import { SubscribeDto } from './billing';
 import { MESSAGES } from './messages';
 import { PLANS, Plan } from './plans';
 import { CreateRoomDto, JoinRoomDto, NextBatchDto, StartRoomDto, VoteDto } from './rooms';
+import {
+  DecisionRuleDto,
+  HoldoutAnswerDto,
+  PLAN_TOKEN_PATTERN,
+  RoomBatchDto,
+  SharePlanDto,
+} from './decisions';
 import { EMAIL_PATTERN } from './rules';
 import { Optional, Text, TEXT_COLUMNS } from './validation';
 
@@ -141,6 +148,34 @@ export class VoteCommand extends RoomCaller {
 export class NextBatchCommand extends RoomCaller {
   @Body(NextBatchDto)
   body: NextBatchDto;
+}
+
+export class DecisionRuleCommand extends RoomCaller {
+  @Body(DecisionRuleDto)
+  body: DecisionRuleDto;
+}
+
+/** Asking the holdouts, or drawing a pick: about the room's current batch. */
+export class RoomBatchCommand extends RoomCaller {
+  @Body(RoomBatchDto)
+  body: RoomBatchDto;
+}
+
+export class HoldoutAnswerCommand extends RoomCaller {
+  @Body(HoldoutAnswerDto)
+  body: HoldoutAnswerDto;
+}
+
+export class SharePlanCommand extends RoomCaller {
+  @Body(SharePlanDto)
+  body: SharePlanDto;
+}
+
+/** A public plan, by its token. */
+export class PlanQuery {
+  @IsString({ message: 'This plan does not exist.' })
+  @Matches(PLAN_TOKEN_PATTERN, { message: 'This plan does not exist.' })
+  token: string;
 }
 
 export class CreateCheckoutCommand extends UserScoped {

@@ -15,4 +15,5 @@ export * from './places';
 export * from './filter-categories';
 export * from './filter-rules';
 export * from './rooms';
+export * from './decisions';
 export * from './commands';

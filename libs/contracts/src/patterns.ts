@@ -19,7 +19,20 @@ import type {
   UpdateMeCommand,
   UserScoped,
   VoteCommand,
+  DecisionRuleCommand,
+  RoomBatchCommand,
+  HoldoutAnswerCommand,
+  SharePlanCommand,
+  PlanQuery,
 } from './commands';
+import type {
+  DecisionRuleAnswer,
+  DrawnPick,
+  HoldoutAnswer,
+  HoldoutRound,
+  PlanView,
+  SharePlanAnswer,
+} from './decisions';
 import type { ServiceHealthReport } from './health';
 import type {
   GeocodeAnswer,
@@ -78,6 +91,12 @@ export const ROOMS = {
   nudge: pattern<RoomCaller, NudgeAnswer>('rooms.nudge'),
   snapshot: pattern<RoomCaller, RoomSnapshot>('rooms.snapshot'),
   isMember: pattern<RoomCaller, { member: boolean }>('rooms.isMember'),
+  setRule: pattern<DecisionRuleCommand, DecisionRuleAnswer>('rooms.rule'),
+  askHoldouts: pattern<RoomBatchCommand, HoldoutRound>('rooms.holdouts.ask'),
+  answerHoldout: pattern<HoldoutAnswerCommand, HoldoutAnswer>('rooms.holdouts.answer'),
+  drawPick: pattern<RoomBatchCommand, DrawnPick>('rooms.pick'),
+  sharePlan: pattern<SharePlanCommand, SharePlanAnswer>('rooms.plan.share'),
+  plan: pattern<PlanQuery, PlanView>('rooms.plan.get'),
 } as const;
 
 export const BILLING = {

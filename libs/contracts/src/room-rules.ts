@@ -2,6 +2,10 @@
 import type { Ballot, BallotsResult } from './rooms';
 import type { Place } from './places';
 
+export const DECISION_RULES = ['unanimous', 'majority', 'most'] as const;
+export type DecisionRule = (typeof DECISION_RULES)[number];
+export const DEFAULT_DECISION_RULE: DecisionRule = 'unanimous';
+
 export const ROOM_ID_LENGTH = 6;
 export const ROOM_ID_PATTERN = /^[A-Za-z0-9]{6}$/;
 export const USER_NAME_MAX = 30;
@@ -15,6 +19,11 @@ export const ROOM_EVENTS = {
   ballotsSubmitted: 'BALLOTS_SUBMITTED',
   nextBatch: 'NEXT_BATCH_OF_PLACES',
   nudge: 'NUDGE',
+  decisionRuleChanged: 'DECISION_RULE_CHANGED',
+  holdoutRoundStarted: 'HOLDOUT_ROUND_STARTED',
+  holdoutAnswered: 'HOLDOUT_ANSWERED',
+  holdoutRoundEnded: 'HOLDOUT_ROUND_ENDED',
+  pickDrawn: 'PICK_DRAWN',
 } as const;
 
 /** A member can be nudged once per this many seconds. */
@@ -65,6 +74,10 @@ export interface BallotsInput {
   batchIndex: number;
   places: Place[];
   votes: { userId: string; placeId: string; voteType: 'up' | 'down' }[];
+  /** The room's rule (absent from a relay of an older release: the unanimous rule). */
+  decisionRule?: DecisionRule;
+  /** Places a holdout round turned unanimous. */
+  agreed?: string[];
 }
 
 /**
@@ -73,17 +86,22 @@ export interface BallotsInput {
  * holds the relay lock) publishes that input as it is, so whoever reads the event computes it the same way.
  */
 export function ballotsResultOf(data: BallotsResult | BallotsInput): BallotsResult {
-  return 'ballots' in data ? data : computeBallots(data.batchIndex, data.places, data.votes);
+  return 'ballots' in data
+    ? data
+    : computeBallots(data.batchIndex, data.places, data.votes, data.decisionRule, data.agreed);
 }
 
 /**
  * SPEC §4 winner logic: only 'up' counts as approval; a unanimous winner is a place whose up votes equal
  * the number of voters. Ballots list places with votes for them first (most up votes first), then the rest.
+ * The room's rule may let more places win (winnersByRule); a holdout round may turn places unanimous.
  */
 export function computeBallots(
   batchIndex: number,
   places: Place[],
   votes: BallotsInput['votes'],
+  decisionRule: DecisionRule = DEFAULT_DECISION_RULE,
+  agreed: string[] = [],
 ): BallotsResult {
   const voterCount = new Set(votes.map((v) => v.userId)).size;
   const ballots: Ballot[] = places.map((place) => {
@@ -99,9 +117,8 @@ export function computeBallots(
     };
   });
   ballots.sort((a, b) => Number(b.upVotes > 0) - Number(a.upVotes > 0) || b.upVotes - a.upVotes);
-  const winners =
-    voterCount === 0 ? [] : ballots.filter((b) => b.upVotes === voterCount).map((b) => b.placeId);
-  return { batchIndex, voterCount, ballots, winners };
+  const winners = winnersByRule(ballots, voterCount, decisionRule, agreed);
+  return { batchIndex, voterCount, ballots, winners, decisionRule, agreed };
 }
 
 /** How many places "Closest to unanimous" shows at most. */
@@ -127,9 +144,42 @@ export function closestToUnanimous(result: BallotsResult, count = CLOSEST_COUNT)
     .map(({ ballot }) => ballot);
 }
 
-/** SPEC §2 results headline. */
-export function resultsHeadline(winnerCount: number): string {
+/** SPEC §4's winner logic for the unanimous rule; more than half, or the most yes votes, for the others. */
+export function winnersByRule(
+  ballots: Pick<Ballot, 'placeId' | 'upVotes'>[],
+  voterCount: number,
+  rule: DecisionRule,
+  agreed: readonly string[] = [],
+): string[] {
+  if (voterCount === 0) return [];
+  const top = Math.max(0, ...ballots.map((b) => b.upVotes));
+  const wins = (b: Pick<Ballot, 'placeId' | 'upVotes'>) => {
+    if (b.upVotes === voterCount || agreed.includes(b.placeId)) return true;
+    if (rule === 'majority') return b.upVotes * 2 > voterCount;
+    if (rule === 'most') return top > 0 && b.upVotes === top;
+    return false;
+  };
+  return ballots.filter(wins).map((b) => b.placeId);
+}
+
+/** The results headline under each rule; under the unanimous rule it is the SPEC's exactly. */
+export function headlineFor(winnerCount: number, rule: DecisionRule = DEFAULT_DECISION_RULE): string {
+  if (rule === 'majority') {
+    if (winnerCount === 0) return 'No majority winner';
+    return winnerCount === 1 ? 'We have a majority winner!' : `${winnerCount} places won a majority!`;
+  }
+  if (rule === 'most') {
+    if (winnerCount === 0) return 'Nobody said yes to any place';
+    return winnerCount === 1
+      ? 'We have a winner with the most yes votes!'
+      : `${winnerCount} places tied with the most yes votes!`;
+  }
   if (winnerCount === 0) return 'No unanimous winner';
   if (winnerCount === 1) return 'We have a unanimous winner!';
   return `${winnerCount} places won unanimously!`;
+}
+
+/** SPEC §2 results headline (the unanimous rule's). */
+export function resultsHeadline(winnerCount: number): string {
+  return headlineFor(winnerCount, 'unanimous');
 }

@@ -12,9 +12,11 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NearbySearchDto, Place } from './places';
-import { ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from './room-rules';
+import { DECISION_RULES, ROOM_ID_PATTERN, ROOM_MESSAGES, USER_NAME_MAX } from './room-rules';
 import { Optional, Text, TEXT_COLUMNS, Trim } from './validation';
-import type { RoomEventName } from './room-rules';
+import type { DecisionRule, RoomEventName } from './room-rules';
+import { DECISION_MESSAGES } from './decision-rules';
+import type { DrawnPick, HoldoutQuestion, HoldoutRound } from './decision-rules';
 
 export * from './room-rules';
 
@@ -102,9 +104,12 @@ export class NextBatchDto {
   nextBatchIndex: number;
 }
 
-/** The SPEC's start payload: a nearby search. (The same class, so the API document names one schema.) */
-export const StartRoomDto = NearbySearchDto;
-export type StartRoomDto = NearbySearchDto;
+/** The SPEC's start payload: a nearby search, and (not in the SPEC) the room's decision rule. */
+export class StartRoomDto extends NearbySearchDto {
+  @Optional()
+  @IsIn(DECISION_RULES, { message: DECISION_MESSAGES.invalidRule })
+  decisionRule?: DecisionRule;
+}
 
 export interface RoomUser {
   userId: string;
@@ -120,6 +125,8 @@ export interface WaitingRoom {
   state: RoomState;
   batchIndex: number;
   placesCount: number;
+  /** How the room decides (not in the SPEC; absent means the SPEC's unanimous rule). */
+  decisionRule?: DecisionRule;
 }
 
 export interface Ballot {
@@ -136,8 +143,12 @@ export interface BallotsResult {
   batchIndex: number;
   voterCount: number;
   ballots: Ballot[];
-  /** Place ids every voter approved. */
+  /** Place ids that won: under the unanimous rule, those every voter approved (SPEC §4). */
   winners: string[];
+  /** The rule the winners follow (absent: the SPEC's unanimous rule). */
+  decisionRule?: DecisionRule;
+  /** Places every holdout agreed to after a second look: unanimous winners now. */
+  agreed?: string[];
 }
 
 /** The claims of the room-member token (an httpOnly cookie): one browser, one room, one user. Signed by rooms. */
@@ -183,6 +194,10 @@ export interface RoomSnapshot {
   voted: boolean;
   ballots: BallotsResult | null;
   lastEventId: string | null;
+  /** The current batch's holdout round, if the host asked the holdouts. */
+  holdout?: HoldoutRound | null;
+  /** The current batch's drawn pick, if the host asked for one. */
+  pick?: DrawnPick | null;
 }
 
 /** POST /waiting-room/nudge (host only): the room whose pending voters to nudge. */
@@ -212,12 +227,22 @@ export interface RoomEventMap {
   SUBSCRIBED_TO_SSE: { waitingRoomId: string; userId: string; userName: string };
   USER_JOINED: { users: RoomUser[]; userId: string; userName: string };
   USER_LEFT: { userId: string; userName: string; users: RoomUser[]; isHost: boolean; roomClosed: boolean };
-  WAITING_ROOM_STARTED: { places: Place[]; batchIndex: number; demo: boolean };
+  WAITING_ROOM_STARTED: { places: Place[]; batchIndex: number; demo: boolean; decisionRule?: DecisionRule };
   USER_VOTED: { userId: string; usersVoted: string[] };
   BALLOTS_SUBMITTED: BallotsResult;
   NEXT_BATCH_OF_PLACES: { nextBatchIndex: number; batchIndex: number };
   /** Not in the SPEC: the host reminds the members who have not voted on the batch (userIds). */
   NUDGE: { userIds: string[]; hostName: string; batchIndex: number };
+  /** Not in the SPEC: the host chose how the room decides (in the waiting room). */
+  DECISION_RULE_CHANGED: { decisionRule: DecisionRule };
+  /** The host asked the holdouts of a batch with no winner: who is asked about which place. */
+  HOLDOUT_ROUND_STARTED: { batchIndex: number; questions: HoldoutQuestion[] };
+  /** A holdout answered one question (the answer itself stays private until the round ends). */
+  HOLDOUT_ANSWERED: { batchIndex: number; placeId: string; userId: string; pending: string[] };
+  /** Every holdout answered: the places they all agreed to, and the batch's results with them. */
+  HOLDOUT_ROUND_ENDED: { batchIndex: number; agreed: string[]; result: BallotsResult };
+  /** The server drew one place among the candidates; one draw per batch. */
+  PICK_DRAWN: DrawnPick & { drawnAt: string };
 }
 
 /** One room event: its name and the payload that name carries. */

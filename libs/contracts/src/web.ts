@@ -32,6 +32,8 @@ export * from './filter-categories';
 export * from './filter-rules';
 export type { Place, PlacePhoto, PlacesAnswer, GeocodeAnswer, PlaceTypesAnswer } from './places';
 export * from './room-rules';
+export * from './decision-rules';
+export type { DecisionRuleDto, HoldoutAnswerDto, RoomBatchDto, SharePlanDto } from './decisions';
 export type {
   Ballot,
   BallotsResult,

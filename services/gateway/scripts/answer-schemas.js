@@ -26,6 +26,12 @@ const ANSWERS = {
   PlaceTypesAnswer: 'PlaceTypesAnswer',
   PublicHealth: 'PublicHealth',
   RoomEvents: 'RoomEventMap',
+  DecisionRuleAnswer: 'DecisionRuleAnswer',
+  HoldoutRound: 'HoldoutRound',
+  HoldoutAnswer: 'HoldoutAnswer',
+  DrawnPick: 'DrawnPick',
+  SharePlanAnswer: 'SharePlanAnswer',
+  PlanView: 'PlanView',
 };
 
 const generator = createGenerator({

@@ -27,7 +27,7 @@ type Answer =
   /** A schema of the document by name: a contracts type, or one of openapi.ts's own (`Message`, …). */
   | string
   /** Another media type than JSON: the event stream, or a photo. */
-  | { media: 'text/event-stream' | 'image/*' };
+  | { media: 'text/event-stream' | 'image/*' | 'text/calendar' };
 
 /** One frame of the event stream: its name, its id, and its payload as JSON text (RoomEvents[name]). */
 const EVENT_FRAME: SchemaObject = {

@@ -5,7 +5,7 @@ import createExpress, { type Express } from 'express';
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import cookieParser from 'cookie-parser';
 import { SwaggerModule } from '@nestjs/swagger';
-import { createLogger, startProcessMetrics } from '@forkvote/platform';
+import { createLogger, SERVICE_CLIENT, startProcessMetrics } from '@forkvote/platform';
 import { bodyGuard } from './common/body-guard';
 import { requestTracking } from './common/request-tracking';
 import {
@@ -18,6 +18,7 @@ import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 import { buildApiDocument } from './openapi';
 import { serveWebApp } from './web-app';
+import { planPreview } from './plans/plans.controller';
 
 /** How long an idle kept-alive connection stays open. */
 const KEEP_ALIVE_MS = 65_000;
@@ -92,7 +93,7 @@ export async function createGateway(config: GatewayConfig): Promise<INestApplica
   }
 
   // Before init, so the app's files are found ahead of Nest's 404 handler; API paths pass through.
-  serveWebApp(app.getHttpAdapter().getInstance(), config.WEB_DIST);
+  serveWebApp(app.getHttpAdapter().getInstance(), config.WEB_DIST, planPreview(app.get(SERVICE_CLIENT)));
   await app.init();
   return app;
 }

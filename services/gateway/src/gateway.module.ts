@@ -20,6 +20,7 @@ import { MeController } from './me/me.controller';
 import { PlacesController } from './places/places.controller';
 import { PublicConfigController } from './public-config.controller';
 import { RoomEventsHub } from './waiting-room/room-events.hub';
+import { PlansController } from './plans/plans.controller';
 import { WaitingRoomController } from './waiting-room/waiting-room.controller';
 
 // The development outbox reader never exists in production, whatever auth's mail settings are.
@@ -36,6 +37,7 @@ const production = process.env.NODE_ENV === 'production';
     BillingController,
     PlacesController,
     WaitingRoomController,
+    PlansController,
     ...(production ? [] : [DevController]),
   ],
   providers: [

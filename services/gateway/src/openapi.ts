@@ -98,6 +98,7 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
     feedback: 'Messages to the team.',
     'waiting-room': 'Rooms, members, votes and the live event stream.',
     places: 'Zip codes, place types, nearby places and their photos.',
+    plans: 'Shared plans: the place a group chose, public and read-only, and its calendar file.',
     billing: 'Stripe’s webhook.',
     health: 'Liveness, readiness and the health of every service.',
     config: 'What the web app needs at start.',

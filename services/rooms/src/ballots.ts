@@ -1,4 +1,4 @@
-import { BallotsInput, BallotsResult, computeBallots, PLACES_PER_BATCH } from '@forkvote/contracts';
+import { BallotsInput, BallotsResult, ballotsResultOf, PLACES_PER_BATCH } from '@forkvote/contracts';
 import { EntityManager } from 'typeorm';
 import { Room } from './entities/room.entity';
 
@@ -23,6 +23,5 @@ export async function ballotsOf(
   manager: EntityManager,
   room: Pick<Room, 'id' | 'batchIndex'>,
 ): Promise<BallotsResult> {
-  const input = await batchResultsInput(manager, room);
-  return computeBallots(input.batchIndex, input.places, input.votes);
+  return ballotsResultOf(await batchResultsInput(manager, room));
 }

@@ -31,6 +31,7 @@ import { MemberRow, refuse, RoomRefusal, RoomStore, toWaitingRoom } from './room
 import { Batcher } from './batcher';
 import { CommandLog, guestIdFor, KEY_REUSED, splitKey } from './outbox/command-log';
 import { RoomEvent, RoomEventsOutbox } from './outbox/room-events.outbox';
+import { DecisionsService } from './decisions.service';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -44,7 +45,7 @@ const isUniqueViolation = (err: unknown) =>
 
 /** What `rooms.join_room` answers when the member is in. */
 interface JoinedRoom {
-  room: Pick<Room, 'id' | 'code' | 'state' | 'batchIndex' | 'createdByUserId'>;
+  room: Pick<Room, 'id' | 'code' | 'state' | 'batchIndex' | 'createdByUserId' | 'decisionRule'>;
   members: MemberRow[];
   placesCount: number;
 }
@@ -142,6 +143,7 @@ export class MembershipService {
     @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
     private readonly outbox: RoomEventsOutbox,
     private readonly commands: CommandLog,
+    private readonly decisions: DecisionsService,
   ) {}
 
   /** A retry with the same key finds the room it made (by the key's hash) and answers it again. */
@@ -296,6 +298,7 @@ export class MembershipService {
       voted: usersVoted.includes(userId),
       ballots: room.state === 'results' ? await ballotsOf(manager, room) : null,
       lastEventId,
+      ...(await this.decisions.decisionState(manager, room)),
     };
   }
 

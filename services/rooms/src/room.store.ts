@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { BallotsInput, ROOM_MESSAGES, RoomUser, WaitingRoom } from '@forkvote/contracts';
+import {
+  BallotsInput,
+  DEFAULT_DECISION_RULE,
+  ROOM_MESSAGES,
+  RoomUser,
+  WaitingRoom,
+} from '@forkvote/contracts';
 import { fail, preparedQuery } from '@forkvote/platform';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { batchResultsInput } from './ballots';
@@ -37,7 +43,7 @@ export function refuse(refusal: RoomRefusal): never {
 }
 
 export function toWaitingRoom(
-  room: Pick<Room, 'code' | 'state' | 'batchIndex' | 'createdByUserId'>,
+  room: Pick<Room, 'code' | 'state' | 'batchIndex' | 'createdByUserId'> & Partial<Pick<Room, 'decisionRule'>>,
   members: MemberRow[],
   placesCount: number,
 ): WaitingRoom {
@@ -49,6 +55,7 @@ export function toWaitingRoom(
     state: room.state,
     batchIndex: room.batchIndex,
     placesCount: Number(placesCount),
+    decisionRule: room.decisionRule ?? DEFAULT_DECISION_RULE,
   };
 }
 

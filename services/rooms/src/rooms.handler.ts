@@ -1,6 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  DecisionRuleCommand,
+  HoldoutAnswerCommand,
+  PlanQuery,
+  RoomBatchCommand,
+  SharePlanCommand,
   CreateRoomCommand,
   JoinRoomCommand,
   NextBatchCommand,
@@ -13,6 +18,7 @@ import { StreamsContext } from '@forkvote/platform';
 import { MembershipService } from './membership.service';
 import { withRequest } from './outbox/command-log';
 import { VotingService } from './voting.service';
+import { DecisionsService } from './decisions.service';
 
 /**
  * The key a command's answer is recorded under: the client's idempotency key, scoped to the command and
@@ -38,6 +44,7 @@ export class RoomsHandler {
   constructor(
     private readonly rooms: MembershipService,
     private readonly voting: VotingService,
+    private readonly decisions: DecisionsService,
   ) {}
 
   @MessagePattern(ROOMS.create)
@@ -90,6 +97,43 @@ export class RoomsHandler {
   @MessagePattern(ROOMS.nudge)
   nudge(@Payload() command: RoomCaller) {
     return this.voting.nudge(command.roomId, command.userId);
+  }
+
+  @MessagePattern(ROOMS.setRule)
+  setRule(@Payload() command: DecisionRuleCommand, @Ctx() context: StreamsContext) {
+    const { decisionRule } = command.body;
+    const key = commandKey(context, command.userId, command, { roomId: command.roomId, decisionRule });
+    return this.decisions.setRule(command.roomId, command.userId, decisionRule, key);
+  }
+
+  @MessagePattern(ROOMS.askHoldouts)
+  askHoldouts(@Payload() command: RoomBatchCommand, @Ctx() context: StreamsContext) {
+    const key = commandKey(context, command.userId, command, { roomId: command.roomId });
+    return this.decisions.askHoldouts(command.roomId, command.userId, key);
+  }
+
+  @MessagePattern(ROOMS.answerHoldout)
+  answerHoldout(@Payload() command: HoldoutAnswerCommand, @Ctx() context: StreamsContext) {
+    const { placeId, answer } = command.body;
+    const key = commandKey(context, command.userId, command, { roomId: command.roomId, placeId, answer });
+    return this.decisions.answerHoldout(command.roomId, command.userId, placeId, answer, key);
+  }
+
+  @MessagePattern(ROOMS.drawPick)
+  drawPick(@Payload() command: RoomBatchCommand, @Ctx() context: StreamsContext) {
+    const key = commandKey(context, command.userId, command, { roomId: command.roomId });
+    return this.decisions.drawPick(command.roomId, command.userId, key);
+  }
+
+  @MessagePattern(ROOMS.sharePlan)
+  sharePlan(@Payload() command: SharePlanCommand) {
+    const { placeId, startsAt } = command.body;
+    return this.decisions.sharePlan(command.roomId, command.userId, placeId, startsAt);
+  }
+
+  @MessagePattern(ROOMS.plan)
+  plan(@Payload() query: PlanQuery) {
+    return this.decisions.plan(query.token);
   }
 
   @MessagePattern(ROOMS.snapshot)

@@ -12,6 +12,8 @@ import { BallotVotesInOneRow1763900000003 } from './migrations/1763900000003-bal
 import { OutboxAndCommandLog1763900000004 } from './migrations/1763900000004-outbox-and-command-log';
 import { OutboxNotify1763900000005 } from './migrations/1763900000005-outbox-notify';
 import { OutboxTraceparent1763900000006 } from './migrations/1763900000006-outbox-traceparent';
+import { Decisions1763900000007 } from './migrations/1763900000007-decisions';
+import { DecisionsService } from './decisions.service';
 import { CommandLog } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { RoomsHandler } from './rooms.handler';
@@ -29,6 +31,7 @@ export const roomsDatabase = {
     OutboxAndCommandLog1763900000004,
     OutboxNotify1763900000005,
     OutboxTraceparent1763900000006,
+    Decisions1763900000007,
   ],
   // join_room, cast_ballot and the batch rules they share, applied after the migrations (see sql/).
   sqlDir: join(__dirname, 'sql'),
@@ -37,6 +40,6 @@ export const roomsDatabase = {
 @Module({
   imports: [PlatformModule.forService('rooms', roomsDatabase)],
   controllers: [RoomsHandler],
-  providers: [RoomStore, MembershipService, VotingService, RoomEventsOutbox, CommandLog],
+  providers: [RoomStore, MembershipService, VotingService, DecisionsService, RoomEventsOutbox, CommandLog],
 })
 export class RoomsModule {}

@@ -117,9 +117,10 @@ export class VotingService {
   async start(roomId: string, hostId: string, search: StartRoomDto, key: string): Promise<PlacesAnswer> {
     return this.commands.once(key, async () => {
       await this.store.transaction((manager) => this.assertHostInState(manager, roomId, hostId, 'waiting'));
+      const { decisionRule, ...nearby } = search;
       // Searched outside the transaction: no row lock is held while a provider answers.
       const found = await callService(this.services, PLACES.search, {
-        ...search,
+        ...nearby,
         maxResultCount: search.maxResultCount ?? MAX_RESULT_COUNT,
       });
       if (found.places.length === 0) fail(404, ROOM_MESSAGES.noPlaces);
@@ -127,15 +128,23 @@ export class VotingService {
       const answer = { ...found, places };
 
       await this.store.transaction(async (manager) => {
-        await this.assertHostInState(manager, roomId, hostId, 'waiting');
+        const room = await this.assertHostInState(manager, roomId, hostId, 'waiting');
+        const rule = decisionRule ?? room.decisionRule;
         await manager
           .getRepository(RoomPlace)
           .insert(places.map((data, position) => ({ roomId, position, placeId: data.id, data })));
         await manager
           .getRepository(Room)
-          .update({ id: roomId }, { state: 'voting', batchIndex: 0, search: { ...search } });
+          .update(
+            { id: roomId },
+            { state: 'voting', batchIndex: 0, search: { ...nearby }, decisionRule: rule },
+          );
         await this.outbox.write(manager, [
-          { roomId, event: ROOM_EVENTS.started, data: { places, batchIndex: 0, demo: found.demo } },
+          {
+            roomId,
+            event: ROOM_EVENTS.started,
+            data: { places, batchIndex: 0, demo: found.demo, decisionRule: rule },
+          },
         ]);
         await this.commands.record(manager, [{ key, answer }]);
       });

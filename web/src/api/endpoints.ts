@@ -6,6 +6,13 @@ import {
   type AccessTokenPayload,
   type CheckoutAnswer,
   type CreateRoomAnswer,
+  type DecisionRule,
+  type DecisionRuleAnswer,
+  type DrawnPick,
+  type HoldoutAnswer,
+  type HoldoutRound,
+  type PlanView,
+  type SharePlanAnswer,
   type FeedbackDto,
   type GeocodeAnswer,
   type JoinRoomAnswer,
@@ -89,6 +96,29 @@ export const api = {
       json('POST', { waitingRoomId }, { Authorization: `Bearer ${token}` }),
     ),
   currentRoom: () => apiFetch<RoomSnapshot>('/api/v1/waiting-room/current'),
+  setRule: (token: string, waitingRoomId: string, decisionRule: DecisionRule) =>
+    apiCommand<DecisionRuleAnswer>(
+      '/api/v1/waiting-room/rule',
+      json('PATCH', { waitingRoomId, decisionRule }, { Authorization: `Bearer ${token}` }),
+    ),
+  askHoldouts: (token: string, waitingRoomId: string) =>
+    apiCommand<HoldoutRound>(
+      '/api/v1/waiting-room/holdouts',
+      json('POST', { waitingRoomId }, { Authorization: `Bearer ${token}` }),
+    ),
+  answerHoldout: (waitingRoomId: string, userId: string, placeId: string, answer: 'yes' | 'no') =>
+    apiCommand<HoldoutAnswer>(
+      '/api/v1/waiting-room/holdouts/answer',
+      json('PATCH', { waitingRoomId, userId, placeId, answer }),
+    ),
+  drawPick: (token: string, waitingRoomId: string) =>
+    apiCommand<DrawnPick>(
+      '/api/v1/waiting-room/pick',
+      json('POST', { waitingRoomId }, { Authorization: `Bearer ${token}` }),
+    ),
+  sharePlan: (waitingRoomId: string, placeId: string) =>
+    apiFetch<SharePlanAnswer>('/api/v1/waiting-room/plan', json('POST', { waitingRoomId, placeId })),
+  plan: (token: string) => apiFetch<PlanView>(`/api/v1/plans/${encodeURIComponent(token)}`),
   /** Discovery: a page of nearby places (the query as GET /api/v1/places/nearby takes it). */
   nearby: (query: URLSearchParams) => apiFetch<PlacesAnswer>(`/api/v1/places/nearby?${query}`),
 };

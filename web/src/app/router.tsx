@@ -127,6 +127,7 @@ export const router = createBrowserRouter([
         'Discover places',
         async () => (await import('../pages/places/places-page')).PlacesPage,
       ),
+      page('/plan/:token', 'The plan', async () => (await import('../pages/plan/plan-page')).PlanPage),
       page('/register', 'Start Your Free Trial', async () => (await auth()).RegisterPage),
       page('/login', 'Log In', async () => (await auth()).LoginPage),
       page('/forgot-password', 'Forgot Password', async () => (await auth()).ForgotPasswordPage),

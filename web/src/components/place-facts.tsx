@@ -1,5 +1,7 @@
+import { EnvironmentOutlined } from '@ant-design/icons';
 import {
   formatCount,
+  placeTypeLabel,
   formatDistance,
   priceSigns,
   priceWords,
@@ -97,5 +99,26 @@ export function DemoPlacesNotice() {
       message="Sample places: live place search is not available right now, so these places are not real."
       className="fv-form-alert"
     />
+  );
+}
+
+const typeLabel = (place: Place) =>
+  placeTypeLabel(
+    place.primaryType ?? place.types.find((t) => t !== 'restaurant') ?? place.types[0] ?? 'restaurant',
+  );
+
+/** What a ballot shows of a place, in the list and on a swipe card alike. */
+export function BallotPlace({ place, first }: { place: Place; first: boolean }) {
+  return (
+    <>
+      <PlacePhoto place={place} first={first} />
+      <h2 className="fv-place-name">{place.displayName.text}</h2>
+      <span className="fv-chip">{typeLabel(place)}</span>
+      <PlaceFacts place={place} />
+      <p className="fv-muted fv-place-address">{place.shortFormattedAddress || place.formattedAddress}</p>
+      <a className="fv-maps-link" href={place.googleMapsUri} target="_blank" rel="noreferrer">
+        <EnvironmentOutlined /> Open in maps
+      </a>
+    </>
   );
 }

@@ -1,7 +1,9 @@
 import {
   ballotsResultOf,
+  DEFAULT_DECISION_RULE,
   ROOM_EVENTS,
   ROOM_MESSAGES,
+  type DecisionRule,
   type BallotsInput,
   type BallotsResult,
   type RoomEventMap,
@@ -80,6 +82,16 @@ export interface RoomContextValue {
   reconnect: () => void;
   /** Host only: reminds the members who have not voted; answers what to tell the host. */
   nudge: () => Promise<{ ok: boolean; message: string }>;
+  /** Host only, in the waiting room: how the room decides. Answers an error message, or null. */
+  setRule: (decisionRule: DecisionRule) => Promise<string | null>;
+  /** Host only: asks the holdouts of a batch with no winner. Answers an error message, or null. */
+  askHoldouts: () => Promise<string | null>;
+  /** A holdout's answer to "Could you live with {place}?". Answers an error message, or null. */
+  answerHoldout: (placeId: string, answer: 'yes' | 'no') => Promise<string | null>;
+  /** Host only: one fair draw among the winners (or the closest). Answers an error message, or null. */
+  drawPick: () => Promise<string | null>;
+  /** Shares the decided place as a plan: its path, or the error message. */
+  sharePlan: (placeId: string) => Promise<{ path: string } | { error: string }>;
 }
 
 const RoomContext = createContext<RoomContextValue | null>(null);
@@ -169,8 +181,9 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     const token = stateRef.current.room.token;
     dispatch({ type: 'request', target: 'session' });
     try {
-      const answer = await api.startRoom(token ?? '', search);
-      dispatch({ type: 'roomStarted', places: answer.places, demo: answer.demo });
+      const decisionRule = stateRef.current.room.waitingRoom?.decisionRule ?? DEFAULT_DECISION_RULE;
+      const answer = await api.startRoom(token ?? '', { ...search, decisionRule });
+      dispatch({ type: 'roomStarted', places: answer.places, demo: answer.demo, decisionRule });
       return true;
     } catch (err) {
       dispatch({ type: 'startFailed', error: errorMessage(err, ROOM_MESSAGES.failedStart, 'error') });
@@ -220,9 +233,11 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
+  const decisions = useDecisions(dispatch, stateRef);
+
   const value = useMemo(
-    () => ({ state, dispatch, create, join, leave, start, vote, nextBatch, reconnect, nudge }),
-    [state, create, join, leave, start, vote, nextBatch, reconnect, nudge],
+    () => ({ state, dispatch, create, join, leave, start, vote, nextBatch, reconnect, nudge, ...decisions }),
+    [state, create, join, leave, start, vote, nextBatch, reconnect, nudge, decisions],
   );
   return <RoomContext.Provider value={value}>{children}</RoomContext.Provider>;
 }
@@ -247,6 +262,7 @@ const EVENT_ACTIONS: {
     type: 'roomStarted',
     places: data.places,
     demo: data.demo,
+    decisionRule: data.decisionRule,
     agoMs: data.sentAt === undefined ? 0 : serverNow - data.sentAt,
   }),
   [ROOM_EVENTS.userVoted]: (data) => ({ type: 'userVoted', usersVoted: data.usersVoted }),
@@ -263,7 +279,34 @@ const EVENT_ACTIONS: {
     batchIndex: data.batchIndex,
     sentAt: data.sentAt,
   }),
+  [ROOM_EVENTS.decisionRuleChanged]: (data) => ({ type: 'ruleChanged', decisionRule: data.decisionRule }),
+  [ROOM_EVENTS.holdoutRoundStarted]: (data) => ({
+    type: 'holdoutStarted',
+    batchIndex: data.batchIndex,
+    questions: data.questions,
+  }),
+  [ROOM_EVENTS.holdoutAnswered]: (data) => ({
+    type: 'holdoutAnswered',
+    batchIndex: data.batchIndex,
+    placeId: data.placeId,
+    userId: data.userId,
+  }),
+  [ROOM_EVENTS.holdoutRoundEnded]: (data) => ({
+    type: 'holdoutEnded',
+    batchIndex: data.batchIndex,
+    agreed: data.agreed,
+    result: data.result,
+  }),
+  // Revealed with a short animation when heard as it happens; a draw replayed later just shows.
+  [ROOM_EVENTS.pickDrawn]: (data, serverNow) => ({
+    type: 'pickDrawn',
+    pick: { batchIndex: data.batchIndex, placeId: data.placeId, candidates: data.candidates },
+    reveal: data.sentAt === undefined || serverNow - data.sentAt < PICK_REVEAL_FRESH_MS,
+  }),
 };
+
+/** A draw heard later than this after it was made is shown without the reveal. */
+const PICK_REVEAL_FRESH_MS = 15_000;
 
 /**
  * The room's event stream (SPEC §4): connects only with waitingRoomId, userId and userName. Every connect
@@ -413,4 +456,57 @@ function useBallotDelivery(
   }, [sending, sseStatus, deliver]);
 
   return deliver;
+}
+
+/**
+ * The room's decision commands (docs/decisions.md). Each answers the server's message when refused; the
+ * room's events bring the outcome to every member, this one included.
+ */
+function useDecisions(dispatch: (action: RoomAction) => void, stateRef: { current: RoomState }) {
+  return useMemo(() => {
+    const room = () => stateRef.current.room;
+    const refusal = (err: unknown) => errorMessage(err, 'An unexpected error occurred');
+    const attempt = async (call: () => Promise<unknown>) => {
+      try {
+        await call();
+        return null;
+      } catch (err) {
+        return refusal(err);
+      }
+    };
+    return {
+      setRule: (decisionRule: DecisionRule) =>
+        attempt(async () => {
+          const { token, waitingRoom } = room();
+          await api.setRule(token ?? '', waitingRoom!.waitingRoomId, decisionRule);
+          dispatch({ type: 'ruleChanged', decisionRule });
+        }),
+      askHoldouts: () =>
+        attempt(async () => {
+          const { token, waitingRoom } = room();
+          const round = await api.askHoldouts(token ?? '', waitingRoom!.waitingRoomId);
+          dispatch({ type: 'holdoutStarted', batchIndex: round.batchIndex, questions: round.questions });
+        }),
+      answerHoldout: (placeId: string, answer: 'yes' | 'no') =>
+        attempt(async () => {
+          const { waitingRoom, userId } = room();
+          await api.answerHoldout(waitingRoom!.waitingRoomId, userId ?? '', placeId, answer);
+          const batchIndex = stateRef.current.voting.batchIndex;
+          dispatch({ type: 'holdoutAnswered', batchIndex, placeId, userId: userId ?? '' });
+        }),
+      drawPick: () =>
+        attempt(async () => {
+          const { token, waitingRoom } = room();
+          const pick = await api.drawPick(token ?? '', waitingRoom!.waitingRoomId);
+          dispatch({ type: 'pickDrawn', pick, reveal: true });
+        }),
+      sharePlan: async (placeId: string) => {
+        try {
+          return { path: (await api.sharePlan(room().waitingRoom!.waitingRoomId, placeId)).path };
+        } catch (err) {
+          return { error: refusal(err) };
+        }
+      },
+    };
+  }, [dispatch, stateRef]);
 }

@@ -321,3 +321,52 @@ describe('nudges', () => {
     expect(roomReducer(nudged, { type: 'nextBatch', nextBatchIndex: 1 }).voting.nudgedBy).toBeNull();
   });
 });
+
+describe('decisions (docs/decisions.md)', () => {
+  const results = roomReducer(
+    roomReducer(created, { type: 'roomStarted', places: [place('a')], agoMs: 5000 }),
+    {
+      type: 'ballotsSubmitted',
+      ballots,
+    },
+  );
+  const questions = [{ placeId: 'a', placeName: 'a', userIds: ['guest'] }];
+
+  it('takes the rule from its event and from the start', () => {
+    expect(
+      roomReducer(created, { type: 'ruleChanged', decisionRule: 'most' }).room.waitingRoom?.decisionRule,
+    ).toBe('most');
+    const started = roomReducer(created, { type: 'roomStarted', places: [], decisionRule: 'majority' });
+    expect(started.room.waitingRoom?.decisionRule).toBe('majority');
+  });
+
+  it('follows a holdout round: asked, answered once each, ended with the new results', () => {
+    const asked = roomReducer(results, { type: 'holdoutStarted', batchIndex: 0, questions });
+    expect(asked.voting.holdout).toMatchObject({ questions, answered: [], ended: false });
+    // A replayed start changes nothing.
+    expect(roomReducer(asked, { type: 'holdoutStarted', batchIndex: 0, questions: [] })).toBe(asked);
+    const answer = { type: 'holdoutAnswered', batchIndex: 0, placeId: 'a', userId: 'guest' } as const;
+    const answered = roomReducer(asked, answer);
+    expect(answered.voting.holdout?.answered).toEqual([{ placeId: 'a', userId: 'guest' }]);
+    expect(roomReducer(answered, answer)).toBe(answered);
+    const result = { ...ballots, winners: ['a'], agreed: ['a'] };
+    const ended = roomReducer(answered, { type: 'holdoutEnded', batchIndex: 0, agreed: ['a'], result });
+    expect(ended.voting.holdout).toMatchObject({ ended: true, agreed: ['a'] });
+    expect(ended.voting.ballots).toBe(result);
+    // The next batch starts without it.
+    expect(roomReducer(ended, { type: 'nextBatch', nextBatchIndex: 1 }).voting.holdout).toBeNull();
+  });
+
+  it('keeps the first draw of a batch, revealed once', () => {
+    const pick = { batchIndex: 0, placeId: 'a', candidates: ['a', 'b'] };
+    const drawn = roomReducer(results, { type: 'pickDrawn', pick, reveal: true });
+    expect(drawn.voting.pick).toEqual({ ...pick, reveal: true });
+    expect(roomReducer(drawn, { type: 'pickDrawn', pick: { ...pick, placeId: 'b' }, reveal: true })).toBe(
+      drawn,
+    );
+    expect(roomReducer(drawn, { type: 'pickRevealed' }).voting.pick).toEqual({ ...pick, reveal: false });
+    expect(roomReducer(results, { type: 'pickDrawn', pick: { ...pick, batchIndex: 1 }, reveal: true })).toBe(
+      results,
+    );
+  });
+});

@@ -3,7 +3,17 @@
  */
 import { ROOM_MESSAGES } from '@forkvote/contracts';
 import type { StreamStatus } from './event-stream';
-import type { BallotsResult, Place, RoomSnapshot, RoomUser, WaitingRoom } from '@forkvote/contracts';
+import type {
+  BallotsResult,
+  DecisionRule,
+  DrawnPick,
+  HoldoutQuestion,
+  HoldoutRound,
+  Place,
+  RoomSnapshot,
+  RoomUser,
+  WaitingRoom,
+} from '@forkvote/contracts';
 
 export interface WaitingRoomState {
   isLoading: boolean;
@@ -50,6 +60,10 @@ export interface VotingState {
   sending: boolean;
   /** How long the "Get Ready to Vote!" overlay still shows: less, or none, for a start heard late. */
   overlayMs: number;
+  /** The current batch's holdout round, once the host asked the holdouts. */
+  holdout: HoldoutRound | null;
+  /** The current batch's drawn pick; `reveal` while it was just drawn (heard live, not on a reload). */
+  pick: (DrawnPick & { reveal: boolean }) | null;
 }
 
 /** SPEC §2: the overlay between the start and the first batch. */
@@ -92,6 +106,8 @@ export const initialVoting: VotingState = {
   nudgedBy: null,
   sending: false,
   overlayMs: OVERLAY_MS,
+  holdout: null,
+  pick: null,
 };
 
 export const initialRoomState: RoomState = { room: initialWaitingRoom, voting: initialVoting };
@@ -112,7 +128,7 @@ export type RoomAction =
   | { type: 'userJoined'; users: RoomUser[] }
   | { type: 'userLeft'; userId: string; users: RoomUser[] }
   /** `agoMs`: how long ago the server started the room, when this is heard from its event log. */
-  | { type: 'roomStarted'; places: Place[]; demo?: boolean; agoMs?: number }
+  | { type: 'roomStarted'; places: Place[]; demo?: boolean; agoMs?: number; decisionRule?: DecisionRule }
   | { type: 'setTransitioning'; value: boolean }
   | { type: 'startFailed'; error: string }
   | { type: 'userVoted'; usersVoted: string[] }
@@ -121,7 +137,17 @@ export type RoomAction =
   | { type: 'ballotsSubmitted'; ballots: BallotsResult }
   | { type: 'nextBatch'; nextBatchIndex: number }
   | { type: 'nudged'; userIds: string[]; hostName: string; batchIndex: number; sentAt?: number }
-  | { type: 'nudgeSeen' };
+  | { type: 'nudgeSeen' }
+  | { type: 'ruleChanged'; decisionRule: DecisionRule }
+  | { type: 'holdoutStarted'; batchIndex: number; questions: HoldoutQuestion[] }
+  | { type: 'holdoutAnswered'; batchIndex: number; placeId: string; userId: string }
+  | { type: 'holdoutEnded'; batchIndex: number; agreed: string[]; result: BallotsResult }
+  | { type: 'pickDrawn'; pick: DrawnPick; reveal: boolean }
+  | { type: 'pickRevealed' };
+
+function withRule(room: WaitingRoomState, decisionRule: DecisionRule): WaitingRoomState {
+  return room.waitingRoom ? { ...room, waitingRoom: { ...room.waitingRoom, decisionRule } } : room;
+}
 
 function withUsers(room: WaitingRoomState, users: RoomUser[]): WaitingRoomState {
   return room.waitingRoom ? { ...room, waitingRoom: { ...room.waitingRoom, users } } : room;
@@ -195,6 +221,8 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           ballots: s.ballots,
           currentState: s.waitingRoom.state === 'closed' ? 'waiting' : s.waitingRoom.state,
           lastEventId: s.lastEventId,
+          holdout: s.holdout ?? null,
+          pick: s.pick ? { ...s.pick, reveal: false } : null,
         },
       };
     }
@@ -233,7 +261,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
       if (voting.currentState !== 'waiting' && voting.places.length > 0) return state;
       const overlayMs = Math.max(0, OVERLAY_MS - Math.max(0, action.agoMs ?? 0));
       return {
-        ...state,
+        room: action.decisionRule ? withRule(room, action.decisionRule) : room,
         voting: {
           ...voting,
           places: action.places,
@@ -318,8 +346,61 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           isLoading: false,
           sending: false,
           nudgedBy: null,
+          holdout: null,
+          pick: null,
         },
       };
+    case 'ruleChanged':
+      return { ...state, room: withRule(room, action.decisionRule) };
+    case 'holdoutStarted':
+      if (action.batchIndex !== voting.batchIndex || voting.holdout?.batchIndex === action.batchIndex)
+        return state;
+      return {
+        ...state,
+        voting: {
+          ...voting,
+          holdout: {
+            batchIndex: action.batchIndex,
+            questions: action.questions,
+            answered: [],
+            ended: false,
+            agreed: [],
+          },
+        },
+      };
+    case 'holdoutAnswered': {
+      const round = voting.holdout;
+      if (!round || round.batchIndex !== action.batchIndex || round.ended) return state;
+      if (round.answered.some((a) => a.placeId === action.placeId && a.userId === action.userId))
+        return state;
+      const answered = [...round.answered, { placeId: action.placeId, userId: action.userId }];
+      return { ...state, voting: { ...voting, holdout: { ...round, answered } } };
+    }
+    case 'holdoutEnded': {
+      if (action.batchIndex !== voting.batchIndex) return state;
+      const round = voting.holdout ?? {
+        batchIndex: action.batchIndex,
+        questions: [],
+        answered: [],
+        ended: true,
+        agreed: [],
+      };
+      return {
+        ...state,
+        voting: {
+          ...voting,
+          holdout: { ...round, ended: true, agreed: action.agreed },
+          ballots: action.result,
+        },
+      };
+    }
+    case 'pickDrawn':
+      if (action.pick.batchIndex !== voting.batchIndex || voting.pick) return state;
+      return { ...state, voting: { ...voting, pick: { ...action.pick, reveal: action.reveal } } };
+    case 'pickRevealed':
+      return voting.pick
+        ? { ...state, voting: { ...voting, pick: { ...voting.pick, reveal: false } } }
+        : state;
     default:
       return state;
   }

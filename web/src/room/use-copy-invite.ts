@@ -12,17 +12,28 @@ export function inviteLink(waitingRoomId: string): string {
  * 50 ms); failure shows the error text.
  */
 export function useCopyInvite(waitingRoomId: string | undefined) {
+  const copier = useCopyLink();
+  const { copy } = copier;
+  return {
+    ...copier,
+    copy: useCallback(async () => {
+      if (waitingRoomId) await copy(inviteLink(waitingRoomId));
+    }, [waitingRoomId, copy]),
+  };
+}
+
+/** Copies a link with the SPEC's clipboard feedback (the invite's texts, 2 s, the shrinking bar). */
+export function useCopyLink() {
   const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
   const [progress, setProgress] = useState(100);
   const timer = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
 
   useEffect(() => () => clearInterval(timer.current), []);
 
-  const copy = useCallback(async () => {
-    if (!waitingRoomId) return;
+  const copy = useCallback(async (link: string) => {
     clearInterval(timer.current);
     try {
-      await navigator.clipboard.writeText(inviteLink(waitingRoomId));
+      await navigator.clipboard.writeText(link);
       setStatus('copied');
       const started = Date.now();
       setProgress(100);
@@ -37,7 +48,7 @@ export function useCopyInvite(waitingRoomId: string | undefined) {
     } catch {
       setStatus('failed');
     }
-  }, [waitingRoomId]);
+  }, []);
 
   return {
     copy,
@@ -50,4 +61,23 @@ export function useCopyInvite(waitingRoomId: string | undefined) {
           ? 'Error copying to clipboard. Please try again.'
           : null,
   };
+}
+
+/**
+ * Shares a link by the device's share sheet (Web Share API) where there is one, else copies it with the
+ * SPEC's clipboard feedback (`copy` from useCopyLink). A share the person cancels is left at that.
+ */
+export async function shareLink(
+  link: { title: string; text: string; url: string },
+  copy: (url: string) => Promise<void>,
+): Promise<void> {
+  if (typeof navigator.share === 'function') {
+    try {
+      await navigator.share(link);
+      return;
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') return;
+    }
+  }
+  await copy(link.url);
 }

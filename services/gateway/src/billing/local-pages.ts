@@ -1,12 +1,7 @@
 import { LocalCheckoutView, StripeSubscriptionShape } from '@forkvote/contracts';
+import escape from 'escape-html';
 
 /** The offline payment provider's pages. Plain server-rendered HTML: they stand in for Stripe's own. */
-
-const escape = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 

@@ -23,6 +23,15 @@ import { isUUID } from 'class-validator';
 import {
   CreateRoomAnswer,
   CreateRoomDto,
+  DecisionRuleAnswer,
+  DecisionRuleDto,
+  DrawnPick,
+  HoldoutAnswer,
+  HoldoutAnswerDto,
+  HoldoutRound,
+  RoomBatchDto,
+  SharePlanAnswer,
+  SharePlanDto,
   JoinRoomAnswer,
   JoinRoomDto,
   LeaveRoomDto,
@@ -192,6 +201,113 @@ export class WaitingRoomController {
   nudge(@Body() body: NudgeDto, @Caller() caller: RoomCaller): Promise<NudgeAnswer> {
     const host = actsIn(caller, body.waitingRoomId);
     return callService(this.services, ROOMS.nudge, { roomId: host.roomId, userId: host.userId });
+  }
+
+  /** Host only, before voting starts: how the room decides (docs/decisions.md). */
+  @Patch('rule')
+  @ApiCall(
+    'Chooses how the room decides (host only, before voting starts): unanimous, majority or most.',
+    'DecisionRuleAnswer',
+  )
+  @ROOM_HOST()
+  @UseGuards(RoomHostGuard)
+  setRule(
+    @Body() body: DecisionRuleDto,
+    @Caller() caller: RoomCaller,
+    @Req() req: Request,
+  ): Promise<DecisionRuleAnswer> {
+    const host = actsIn(caller, body.waitingRoomId);
+    return callService(this.services, ROOMS.setRule, {
+      roomId: host.roomId,
+      userId: host.userId,
+      body,
+      idempotencyKey: idempotencyKey(req),
+    });
+  }
+
+  /** Host only: asks the holdouts of a batch with no winner whether they could live with the near-winners. */
+  @Post('holdouts')
+  @ApiCall(
+    'Asks the people who said no to the places that came closest whether they could live with them (host only).',
+    'HoldoutRound',
+  )
+  @ROOM_HOST()
+  @HttpCode(200)
+  @UseGuards(RoomHostGuard)
+  askHoldouts(
+    @Body() body: RoomBatchDto,
+    @Caller() caller: RoomCaller,
+    @Req() req: Request,
+  ): Promise<HoldoutRound> {
+    const host = actsIn(caller, body.waitingRoomId);
+    return callService(this.services, ROOMS.askHoldouts, {
+      roomId: host.roomId,
+      userId: host.userId,
+      body,
+      idempotencyKey: idempotencyKey(req),
+    });
+  }
+
+  @Patch('holdouts/answer')
+  @ApiCall(
+    'Answers “Could you live with {place}?” (only the holdouts asked; once per place).',
+    'HoldoutAnswer',
+  )
+  @ROOM_MEMBER()
+  @UseGuards(RoomMemberGuard)
+  answerHoldout(
+    @Body() body: HoldoutAnswerDto,
+    @Caller() caller: RoomCaller,
+    @Req() req: Request,
+  ): Promise<HoldoutAnswer> {
+    const member = actsIn(caller, body.waitingRoomId, body.userId);
+    return callService(this.services, ROOMS.answerHoldout, {
+      roomId: member.roomId,
+      userId: member.userId,
+      body,
+      idempotencyKey: idempotencyKey(req),
+    });
+  }
+
+  /** Host only: one fair draw among the batch's winners (or the closest places), never repeated. */
+  @Post('pick')
+  @ApiCall(
+    'Draws one place among the batch’s winners, or the closest places with none (host only; once per batch).',
+    'DrawnPick',
+  )
+  @ROOM_HOST()
+  @HttpCode(200)
+  @UseGuards(RoomHostGuard)
+  drawPick(
+    @Body() body: RoomBatchDto,
+    @Caller() caller: RoomCaller,
+    @Req() req: Request,
+  ): Promise<DrawnPick> {
+    const host = actsIn(caller, body.waitingRoomId);
+    return callService(this.services, ROOMS.drawPick, {
+      roomId: host.roomId,
+      userId: host.userId,
+      body,
+      idempotencyKey: idempotencyKey(req),
+    });
+  }
+
+  /** Any member: the decided place as a public plan page (/plan/{token}) and a calendar file. */
+  @Post('plan')
+  @ApiCall(
+    'Shares the place the batch decided on as a public plan; answers its token and path.',
+    'SharePlanAnswer',
+  )
+  @ROOM_MEMBER()
+  @HttpCode(200)
+  @UseGuards(RoomMemberGuard)
+  sharePlan(@Body() body: SharePlanDto, @Caller() caller: RoomCaller): Promise<SharePlanAnswer> {
+    const member = actsIn(caller, body.waitingRoomId);
+    return callService(this.services, ROOMS.sharePlan, {
+      roomId: member.roomId,
+      userId: member.userId,
+      body,
+    });
   }
 
   /** The room this browser is in, for a page reload: answers 404 when it is in none. */

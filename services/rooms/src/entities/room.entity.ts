@@ -1,4 +1,4 @@
-import { TEXT_COLUMNS } from '@forkvote/contracts';
+import { DecisionRule, TEXT_COLUMNS } from '@forkvote/contracts';
 import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import { Member } from './member.entity';
 
@@ -28,6 +28,10 @@ export class Room {
   /** The transport request id of the create call: a retried create returns the same room. */
   @Column({ name: 'create_request_id', type: 'varchar', length: 64, nullable: true, unique: true })
   createRequestId: string | null;
+
+  /** How the room decides (docs/decisions.md); the SPEC's unanimous rule unless the host chose another. */
+  @Column({ name: 'decision_rule', type: 'varchar', length: 10, default: 'unanimous' })
+  decisionRule: DecisionRule;
 
   /** The search the host started voting with. */
   @Column({ type: 'jsonb', nullable: true })

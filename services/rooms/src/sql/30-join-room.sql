@@ -18,7 +18,8 @@ BEGIN
     ON CONFLICT (room_id, user_id) DO UPDATE SET user_name = EXCLUDED.user_name, left_at = NULL;
   RETURN jsonb_build_object(
     'room', jsonb_build_object('id', r.id, 'code', r.code, 'state', r.state,
-                               'batchIndex', r.batch_index, 'createdByUserId', r.created_by_user_id),
+                               'batchIndex', r.batch_index, 'createdByUserId', r.created_by_user_id,
+                               'decisionRule', r.decision_rule),
     -- Present members, and the host even after leaving (the room shows who created it).
     'members', (SELECT coalesce(jsonb_agg(jsonb_build_array(m.user_id, m.user_name, m.left_at IS NULL)
                                           ORDER BY m.joined_at), '[]')

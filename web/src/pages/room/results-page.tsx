@@ -1,7 +1,10 @@
 import { CheckCircleFilled, EnvironmentOutlined, TrophyFilled } from '@ant-design/icons';
 import {
   closestToUnanimous,
-  resultsHeadline,
+  DECISION_MESSAGES,
+  drawCandidates,
+  headlineFor,
+  holdoutQuestions,
   ROOM_MESSAGES,
   type Ballot,
   type BallotsResult,
@@ -12,6 +15,7 @@ import { PlaceFacts } from '../../components/place-facts';
 import { PlainAlert } from '../../components/plain-alert';
 import { PlainButton } from '../../components/plain-button';
 import { ConnectionStatus } from '../../room/connection-status';
+import { HoldoutPanel, PickButton, PickReveal, RuleLine, SharePlan } from '../../room/decision-parts';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
 import { useRoomNavigation } from './use-room-navigation';
 
@@ -24,13 +28,28 @@ const ConfirmDialog = lazy(async () => ({
   default: (await import('../../components/dialogs/dialogs')).ScopedConfirmDialog,
 }));
 
-function WinnerCard({ ballot, voters }: { ballot: Ballot; voters: number }) {
+function WinnerCard({
+  ballot,
+  voters,
+  agreed = false,
+  share = false,
+}: {
+  ballot: Ballot;
+  voters: number;
+  agreed?: boolean;
+  share?: boolean;
+}) {
   return (
     <article className="fv-light-card fv-light-card-body fv-winner fv-stack" data-testid="winner-card">
       <div className="fv-winner-name">
         <TrophyFilled className="fv-trophy" />
         <h3 className="fv-place-name">{ballot.place.displayName.text}</h3>
       </div>
+      {agreed && (
+        <span className="fv-tag fv-tag-brand fv-agreed" data-testid="agreed">
+          {DECISION_MESSAGES.agreedAfterHoldout}
+        </span>
+      )}
       <span className="fv-muted">{ballot.place.shortFormattedAddress || ballot.place.formattedAddress}</span>
       <PlaceFacts place={ballot.place} />
       <span>
@@ -40,6 +59,7 @@ function WinnerCard({ ballot, voters }: { ballot: Ballot; voters: number }) {
       <a className="fv-maps-link" href={ballot.place.googleMapsUri} target="_blank" rel="noreferrer">
         <EnvironmentOutlined /> Open in maps
       </a>
+      {share && <SharePlan ballot={ballot} />}
     </article>
   );
 }
@@ -95,6 +115,11 @@ export function ResultsPage() {
     );
   const result = state.voting.ballots;
   const winners = result ? result.ballots.filter((b) => result.winners.includes(b.placeId)) : [];
+  const rule = result?.decisionRule ?? state.room.waitingRoom.decisionRule;
+  const { holdout, pick } = state.voting;
+  const holdoutRunning = holdout !== null && !holdout.ended;
+  const canDraw =
+    state.room.isHost && result !== null && !pick && !holdoutRunning && drawCandidates(result).length > 0;
   const withVotes = result?.ballots.filter((b) => b.upVotes + b.downVotes > 0) ?? [];
   const withoutVotes = result?.ballots.filter((b) => b.upVotes + b.downVotes === 0) ?? [];
 
@@ -112,17 +137,33 @@ export function ResultsPage() {
       {state.voting.error && (
         <PlainAlert type="error" message={`Error: ${state.voting.error}`} className="fv-form-alert" />
       )}
+      <RuleLine rule={rule} />
       <h2 className="fv-section-title" data-testid="results-headline">
-        {resultsHeadline(winners.length)}
+        {headlineFor(winners.length, rule)}
       </h2>
+      {result && (
+        <PickReveal ballots={result.ballots}>
+          {(ballot) => <WinnerCard ballot={ballot} voters={result.voterCount} share />}
+        </PickReveal>
+      )}
       {winners.length > 0 && (
         <div className="fv-columns fv-columns-2">
           {winners.map((ballot) => (
-            <WinnerCard key={ballot.placeId} ballot={ballot} voters={result!.voterCount} />
+            <WinnerCard
+              key={ballot.placeId}
+              ballot={ballot}
+              voters={result!.voterCount}
+              agreed={result!.agreed?.includes(ballot.placeId)}
+              share={!pick}
+            />
           ))}
         </div>
       )}
       {result && winners.length === 0 && <ClosestToUnanimous result={result} />}
+      {result && winners.length === 0 && (
+        <HoldoutPanel canAsk={!pick && holdoutQuestions(result).length > 0} ballots={result.ballots} />
+      )}
+      {canDraw && <PickButton />}
       {state.room.isHost && winners.length === 0 && (
         <PlainButton
           type="primary"

@@ -1,15 +1,18 @@
-import { DislikeOutlined, EnvironmentOutlined, LikeOutlined } from '@ant-design/icons';
-import { batchOf, PLACES_PER_BATCH, placeTypeLabel, type Place } from '@forkvote/contracts';
+import { DislikeOutlined, LikeOutlined, UndoOutlined } from '@ant-design/icons';
+import { batchOf, PLACES_PER_BATCH, type Place } from '@forkvote/contracts';
 import { lazy, memo, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
-import { DemoPlacesNotice, PlaceFacts, PlacePhoto } from '../../components/place-facts';
+import { BallotPlace, DemoPlacesNotice } from '../../components/place-facts';
 import { PlainAlert } from '../../components/plain-alert';
 import { PlainButton } from '../../components/plain-button';
 import { StatusTag } from '../../components/status-tag';
 import { ConnectionStatus } from '../../room/connection-status';
+import { RuleLine } from '../../room/decision-parts';
 import { readBallot, keepBallot, type Choice } from '../../room/ballot-store';
 import { useRoom } from '../../room/room-context';
 import { useRoomNavigation } from './use-room-navigation';
+import { SwipeDeck } from './swipe-deck';
+import { useMediaQuery } from '../../app/use-media-query';
 
 /*
  * The voting page is plain markup and loads no antd: a guest reaches it on a phone, and five antd cards with
@@ -18,11 +21,6 @@ import { useRoomNavigation } from './use-room-navigation';
 
 // The "Oops!" dialog (antd's Modal) is fetched only for someone whose room is gone.
 const NoRoomDialog = lazy(async () => ({ default: (await import('./no-room-dialog')).NoRoomDialog }));
-
-const typeLabel = (place: Place) =>
-  placeTypeLabel(
-    place.primaryType ?? place.types.find((t) => t !== 'restaurant') ?? place.types[0] ?? 'restaurant',
-  );
 
 /**
  * One place of the batch, with Yes and No as a real radio group (arrow keys move between the two). The card
@@ -67,14 +65,7 @@ const PlaceCard = memo(function PlaceCard({
       onKeyDown={(event) => onCardKey(index, event)}
       aria-label={`Place ${position} of ${PLACES_PER_BATCH}: ${name}${choice ? `, ${choice === 'up' ? 'yes' : 'no'}` : ''}`}
     >
-      <PlacePhoto place={place} first={index === 0} />
-      <h2 className="fv-place-name">{name}</h2>
-      <span className="fv-chip">{typeLabel(place)}</span>
-      <PlaceFacts place={place} />
-      <p className="fv-muted fv-place-address">{place.shortFormattedAddress || place.formattedAddress}</p>
-      <a className="fv-maps-link" href={place.googleMapsUri} target="_blank" rel="noreferrer">
-        <EnvironmentOutlined /> Open in maps
-      </a>
+      <BallotPlace place={place} first={index === 0} />
       <div role="radiogroup" aria-label={`Vote on ${name}`} className="fv-choices">
         {option('up', 'Yes', <LikeOutlined />)}
         {option('down', 'No', <DislikeOutlined />)}
@@ -82,6 +73,22 @@ const PlaceCard = memo(function PlaceCard({
     </article>
   );
 });
+
+const VIEW_KEY = 'forkvote:voting-view';
+const readViewChoice = () => {
+  try {
+    return localStorage.getItem(VIEW_KEY) === 'cards';
+  } catch {
+    return false;
+  }
+};
+const keepViewChoice = (cards: boolean) => {
+  try {
+    localStorage.setItem(VIEW_KEY, cards ? 'cards' : 'list');
+  } catch {
+    // Not kept past a reload; the page still switches.
+  }
+};
 
 /** Keys typed into a field are the field's, not shortcuts. */
 const isTyping = (target: EventTarget | null) =>
@@ -123,6 +130,13 @@ export function VotingPage() {
     () => readBallot(roomId, batchIndex).choices,
   );
   const [announcement, setAnnouncement] = useState('');
+  // The places chosen, in the order they were chosen: Undo takes back the last.
+  const [history, setHistory] = useState<string[]>([]);
+  // On a touch screen the batch can also be voted as a stack of cards to swipe (SPEC §2's list of five
+  // stays the default); the choice is kept on the device.
+  const touch = useMediaQuery('(pointer: coarse)');
+  const [cardsChosen, setCardsChosen] = useState(() => readViewChoice());
+  const asCards = touch && cardsChosen;
   const cards = useRef<(HTMLElement | null)[]>([]);
   const batch = batchOf(state.voting.places, batchIndex);
   const shown = useRef({ roomId, batchIndex });
@@ -130,6 +144,7 @@ export function VotingPage() {
     if (shown.current.roomId === roomId && shown.current.batchIndex === batchIndex) return;
     shown.current = { roomId, batchIndex };
     setChoices(readBallot(roomId, batchIndex).choices);
+    setHistory([]);
     setAnnouncement('');
   }, [roomId, batchIndex]);
 
@@ -143,12 +158,24 @@ export function VotingPage() {
     const place = batch[index];
     const next = { ...choices, [place.id]: choice };
     setChoices(next);
+    setHistory((h) => [...h.filter((id) => id !== place.id), place.id]);
     keepBallot(roomId, batchIndex, { choices: next });
     const count = batch.filter((p) => next[p.id]).length;
     setAnnouncement(
       `${choice === 'up' ? 'Yes' : 'No'} for ${place.displayName.text}. ${count} of ${batch.length} chosen.` +
         (count === batch.length ? ' Press Enter to submit.' : ''),
     );
+  };
+  const undo = () => {
+    const last = history.at(-1);
+    if (!last || sending || state.voting.voted) return;
+    const { [last]: undone, ...rest } = choices;
+    setChoices(rest);
+    setHistory(history.slice(0, -1));
+    keepBallot(roomId, batchIndex, { choices: rest });
+    const place = batch.find((p) => p.id === last);
+    if (undone && place)
+      setAnnouncement(`Took back ${undone === 'up' ? 'yes' : 'no'} for ${place.displayName.text}.`);
   };
   const focusCard = (index: number) => cards.current[(index + batch.length) % batch.length]?.focus();
 
@@ -183,6 +210,21 @@ export function VotingPage() {
     cards.current[index] = element;
   }, []);
 
+  // In the card stack, Y and N choose the top card (as they do on a focused card in the list).
+  useEffect(() => {
+    if (!asCards) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
+      const key = event.key.toLowerCase();
+      const top = batch.findIndex((p) => !choices[p.id]);
+      if ((key !== 'y' && key !== 'n') || top < 0) return;
+      event.preventDefault();
+      choose(top, key === 'y' ? 'up' : 'down');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
   // Enter anywhere on the page (but on a link, a button or a field) submits once all 5 are chosen.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -211,6 +253,7 @@ export function VotingPage() {
     <div className="fv-page">
       <h1 className="fv-page-title">Time to Vote!</h1>
       <ConnectionStatus />
+      <RuleLine rule={state.room.waitingRoom.decisionRule} />
       {state.voting.demo && <DemoPlacesNotice />}
       {state.voting.nudgedBy && !state.voting.voted && (
         <PlainAlert
@@ -250,19 +293,47 @@ export function VotingPage() {
               Keyboard: <kbd>Y</kbd> yes, <kbd>N</kbd> no, arrow keys move, <kbd>Enter</kbd> submits.
             </span>
           </p>
-          <div className="fv-place-grid">
-            {batch.map((place, index) => (
-              <PlaceCard
-                key={place.id}
-                place={place}
-                index={index}
-                choice={choices[place.id]}
-                onChoose={onChooseCard}
-                cardRef={cardRef}
-                onCardKey={onCardKeyDown}
-              />
-            ))}
-          </div>
+          {touch && (
+            <PlainButton
+              className="fv-view-toggle"
+              onClick={() => {
+                keepViewChoice(!asCards);
+                setCardsChosen(!asCards);
+              }}
+            >
+              {asCards ? 'Show as a list' : 'Swipe through them'}
+            </PlainButton>
+          )}
+          {asCards ? (
+            complete ? (
+              <ul className="fv-light-card fv-light-card-body fv-deck-summary" data-testid="deck-summary">
+                {batch.map((place) => (
+                  <li key={place.id}>
+                    <span>{place.displayName.text}</span>
+                    <StatusTag up={choices[place.id] === 'up'}>
+                      {choices[place.id] === 'up' ? 'Yes' : 'No'}
+                    </StatusTag>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <SwipeDeck batch={batch} choices={choices} onChoose={onChooseCard} />
+            )
+          ) : (
+            <div className="fv-place-grid">
+              {batch.map((place, index) => (
+                <PlaceCard
+                  key={place.id}
+                  place={place}
+                  index={index}
+                  choice={choices[place.id]}
+                  onChoose={onChooseCard}
+                  cardRef={cardRef}
+                  onCardKey={onCardKeyDown}
+                />
+              ))}
+            </div>
+          )}
           <div className="fv-submit-row">
             <PlainButton
               type="primary"
@@ -273,6 +344,9 @@ export function VotingPage() {
               onClick={submit}
             >
               {sending ? 'Sending…' : 'Submit Votes'}
+            </PlainButton>
+            <PlainButton icon={<UndoOutlined />} onClick={undo} disabled={history.length === 0 || sending}>
+              Undo
             </PlainButton>
             <span className="fv-muted" data-testid="chosen-count">
               {chosenCount} of {batch.length} chosen

@@ -7,6 +7,7 @@ import { LoadingOverlay } from '../../components/loading-overlay';
 import { PlainAlert } from '../../components/plain-alert';
 import { PlainButton } from '../../components/plain-button';
 import { ConnectionStatus } from '../../room/connection-status';
+import { DecisionRuleCard } from '../../room/decision-parts';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
 import { inviteLink, useCopyInvite } from '../../room/use-copy-invite';
 import { useRoomNavigation } from './use-room-navigation';
@@ -68,6 +69,7 @@ export function WaitingRoomPage() {
       <div className="fv-waiting-grid">
         <div>
           <RoomCard />
+          <DecisionRuleCard />
           <section className="fv-light-card fv-people" aria-labelledby="people-title">
             <h2 id="people-title" className="fv-card-title">
               People in the session ({room.users.length})

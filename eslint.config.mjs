@@ -69,6 +69,11 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    // Loaded by the service worker (vite.config.ts imports it into the generated one).
+    files: ['web/public/push-handler.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
   ...serviceBoundaries,
   boundary(
     ['web/src/**/*.{ts,tsx}'],

@@ -28,6 +28,8 @@ async function main() {
       METRICS_PORT: String(metricsPort),
       // This machine's own development outbox: reset links are read at /api/v1/dev/outbox from here.
       SERVE_DEV_OUTBOX: process.env.SERVE_DEV_OUTBOX || 'true',
+      // Notifications on, with a development key pair derived from the development secret.
+      PUSH_ENABLED: process.env.PUSH_ENABLED || 'true',
     },
     processEnv: Object.fromEntries(
       Object.entries(healthPorts).map(([name, port]) => [name, { HEALTH_PORT: String(port) }]),

@@ -5,42 +5,12 @@
  * openssl for 127.0.0.1, which the bench's Chromium is told to accept.
  */
 'use strict';
-const { spawnSync } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { selfSignedCertificate } = require('@forkvote/testing/src/fixtures');
 const http = require('node:http');
 const http2 = require('node:http2');
-const { tmpdir } = require('node:os');
-const { join } = require('node:path');
 
 /** Headers HTTP/2 forbids or that belong to one hop only. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
-
-function selfSignedCertificate() {
-  const dir = mkdtempSync(join(tmpdir(), 'fv-tls-'));
-  try {
-    const made = spawnSync('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ]);
-    if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** Serves https://127.0.0.1:<port> over HTTP/2, passing each request on to `target` (http://host:port). */
 async function startTlsFront(target, port = 0) {

@@ -9,6 +9,8 @@ import {
   UpdateMeDto,
 } from './auth';
 import { SubscribeDto } from './billing';
+import { HistoryQueryDto } from './history';
+import { PushSubscriptionDto } from './push';
 import { MESSAGES } from './messages';
 import { PLANS, Plan } from './plans';
 import { CreateRoomDto, JoinRoomDto, NextBatchDto, StartRoomDto, VoteDto } from './rooms';
@@ -169,6 +171,17 @@ export class HoldoutAnswerCommand extends RoomCaller {
 export class SharePlanCommand extends RoomCaller {
   @Body(SharePlanDto)
   body: SharePlanDto;
+}
+
+export class PushSubscribeCommand extends RoomCaller {
+  @Body(PushSubscriptionDto)
+  body: PushSubscriptionDto;
+}
+
+/** A page of a registered member's history. */
+export class HistoryCommand extends UserScoped {
+  @Body(HistoryQueryDto)
+  query: HistoryQueryDto;
 }
 
 /** A public plan, by its token. */

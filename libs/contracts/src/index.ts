@@ -16,4 +16,6 @@ export * from './filter-categories';
 export * from './filter-rules';
 export * from './rooms';
 export * from './decisions';
+export * from './history';
+export * from './push';
 export * from './commands';

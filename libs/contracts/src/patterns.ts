@@ -24,7 +24,11 @@ import type {
   HoldoutAnswerCommand,
   SharePlanCommand,
   PlanQuery,
+  HistoryCommand,
+  PushSubscribeCommand,
 } from './commands';
+import type { PushKeyAnswer, PushSubscribed } from './push';
+import type { HistoryPage, RecentPicks } from './history';
 import type {
   DecisionRuleAnswer,
   DrawnPick,
@@ -97,6 +101,10 @@ export const ROOMS = {
   drawPick: pattern<RoomBatchCommand, DrawnPick>('rooms.pick'),
   sharePlan: pattern<SharePlanCommand, SharePlanAnswer>('rooms.plan.share'),
   plan: pattern<PlanQuery, PlanView>('rooms.plan.get'),
+  history: pattern<HistoryCommand, HistoryPage>('rooms.history'),
+  recentPicks: pattern<UserScoped, RecentPicks>('rooms.recentPicks'),
+  pushKey: pattern<Empty, PushKeyAnswer>('rooms.push.key'),
+  pushSubscribe: pattern<PushSubscribeCommand, PushSubscribed>('rooms.push.subscribe'),
 } as const;
 
 export const BILLING = {

@@ -43,6 +43,11 @@ export interface Place {
   /** A photo served by our gateway (never the provider's address, which would carry the API key). */
   photo?: PlacePhoto;
   distanceMeters?: number;
+  /**
+   * When the people voting (the host, for a room; the signed-in user, for discovery) last chose this place,
+   * if within FRESH_PICK_DAYS (ISO time). Set by rooms from past sessions' winners; never by a provider.
+   */
+  lastPickedAt?: string;
 }
 
 export interface PlacePhoto {

@@ -78,6 +78,8 @@ export interface BallotsInput {
   decisionRule?: DecisionRule;
   /** Places a holdout round turned unanimous. */
   agreed?: string[];
+  /** Whose ballot (or leave) closed the batch: not told by push what they already see. */
+  closedBy?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import {
+  IsBoolean,
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
@@ -109,6 +110,11 @@ export class StartRoomDto extends NearbySearchDto {
   @Optional()
   @IsIn(DECISION_RULES, { message: DECISION_MESSAGES.invalidRule })
   decisionRule?: DecisionRule;
+
+  /** "Prefer new places": the places the host chose in the last 30 days go to the last batch. */
+  @Optional()
+  @IsBoolean({ message: 'preferNewPlaces must be true or false' })
+  preferNewPlaces?: boolean;
 }
 
 export interface RoomUser {

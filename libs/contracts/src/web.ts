@@ -53,3 +53,16 @@ export type {
   NextBatchDto,
   StartRoomDto,
 } from './rooms';
+export {
+  FRESH_PICK_DAYS,
+  pickedAgoText,
+  newPlacesFirst,
+  type RecentPicks,
+  HISTORY_PAGE_SIZE,
+  sessionOutcome,
+  type HistoryBatch,
+  type HistoryPage,
+  type HistoryPlace,
+  type HistorySession,
+} from './history-rules';
+export { PUSH_MESSAGES, type PushKeyAnswer, type PushMessage } from './push-rules';

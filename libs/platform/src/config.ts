@@ -71,6 +71,22 @@ const SigningSecret = (name: string, optional: boolean): PropertyDecorator =>
     },
   });
 
+/** A VAPID key: required in production when PUSH_ENABLED is true; base64url whenever set. */
+const PushKey = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'pushKey',
+    validator: {
+      validate: (value: unknown, args) => {
+        if (typeof value !== 'string') return false;
+        if (value !== '') return /^[A-Za-z0-9_-]{20,200}$/.test(value);
+        const pushOn = (args?.object as { PUSH_ENABLED?: string } | undefined)?.PUSH_ENABLED === 'true';
+        return !(pushOn && isProduction(args));
+      },
+      defaultMessage: (args) =>
+        `${args?.property} must be a base64url VAPID key, and is required in production when PUSH_ENABLED=true`,
+    },
+  });
+
 /** `true` or `false`; empty means the default given where the setting is used. */
 export const FlagSetting = (): PropertyDecorator =>
   ValidateBy({
@@ -221,6 +237,26 @@ export class PlatformConfig {
    */
   @IsIP()
   METRICS_HOST = '127.0.0.1';
+
+  /**
+   * Web Push to room members who allow it (rooms sends, the gateway hands browsers the public key). Off by
+   * default; on, production needs VAPID keys of its own, and elsewhere a missing pair is made at start.
+   */
+  @IsIn(['true', 'false'])
+  PUSH_ENABLED: 'true' | 'false' = 'false';
+
+  /** The VAPID key pair (base64url, as `web-push generate-vapid-keys` prints it). */
+  @PushKey()
+  VAPID_PUBLIC_KEY = '';
+
+  @PushKey()
+  VAPID_PRIVATE_KEY = '';
+
+  /** Who push services may contact about our messages: a mailto: or https: address. */
+  @Matches(/^(mailto:\S+@\S+|https:\/\/\S+)$/, {
+    message: 'VAPID_SUBJECT must be a mailto: or https: address',
+  })
+  VAPID_SUBJECT = 'mailto:push@forkvote.invalid';
 
   /** Names this process in logs and health answers; empty means host name and pid. */
   @IsString()

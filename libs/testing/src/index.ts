@@ -36,7 +36,7 @@ export async function startTestStack(
   return stack;
 }
 
-export { START_SEARCH } from './fixtures';
+export { selfSignedCertificate, START_SEARCH } from './fixtures';
 export const DEV_RECAPTCHA_TOKEN = 'dev-recaptcha-token';
 
 let counter = 0;

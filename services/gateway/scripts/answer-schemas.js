@@ -32,6 +32,9 @@ const ANSWERS = {
   DrawnPick: 'DrawnPick',
   SharePlanAnswer: 'SharePlanAnswer',
   PlanView: 'PlanView',
+  HistoryPage: 'HistoryPage',
+  PushKeyAnswer: 'PushKeyAnswer',
+  PushSubscribed: 'PushSubscribed',
 };
 
 const generator = createGenerator({

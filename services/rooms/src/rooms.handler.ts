@@ -2,6 +2,9 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import {
   DecisionRuleCommand,
+  HistoryCommand,
+  PushSubscribeCommand,
+  UserScoped,
   HoldoutAnswerCommand,
   PlanQuery,
   RoomBatchCommand,
@@ -19,6 +22,8 @@ import { MembershipService } from './membership.service';
 import { withRequest } from './outbox/command-log';
 import { VotingService } from './voting.service';
 import { DecisionsService } from './decisions.service';
+import { HistoryService } from './history.service';
+import { PushService } from './push/push.service';
 
 /**
  * The key a command's answer is recorded under: the client's idempotency key, scoped to the command and
@@ -45,6 +50,8 @@ export class RoomsHandler {
     private readonly rooms: MembershipService,
     private readonly voting: VotingService,
     private readonly decisions: DecisionsService,
+    private readonly pastSessions: HistoryService,
+    private readonly push: PushService,
   ) {}
 
   @MessagePattern(ROOMS.create)
@@ -134,6 +141,26 @@ export class RoomsHandler {
   @MessagePattern(ROOMS.plan)
   plan(@Payload() query: PlanQuery) {
     return this.decisions.plan(query.token);
+  }
+
+  @MessagePattern(ROOMS.history)
+  history(@Payload() command: HistoryCommand) {
+    return this.pastSessions.history(command.userId, command.query.page);
+  }
+
+  @MessagePattern(ROOMS.recentPicks)
+  recentPicks(@Payload() command: UserScoped) {
+    return this.pastSessions.recentPicks(command.userId);
+  }
+
+  @MessagePattern(ROOMS.pushKey)
+  pushKey() {
+    return this.push.publicKey();
+  }
+
+  @MessagePattern(ROOMS.pushSubscribe)
+  pushSubscribe(@Payload() command: PushSubscribeCommand) {
+    return this.push.subscribe(command.roomId, command.userId, command.body);
   }
 
   @MessagePattern(ROOMS.snapshot)

@@ -13,6 +13,10 @@ import { OutboxAndCommandLog1763900000004 } from './migrations/1763900000004-out
 import { OutboxNotify1763900000005 } from './migrations/1763900000005-outbox-notify';
 import { OutboxTraceparent1763900000006 } from './migrations/1763900000006-outbox-traceparent';
 import { Decisions1763900000007 } from './migrations/1763900000007-decisions';
+import { History1763900000008 } from './migrations/1763900000008-history';
+import { Push1763900000009 } from './migrations/1763900000009-push';
+import { PushService } from './push/push.service';
+import { HistoryService } from './history.service';
 import { DecisionsService } from './decisions.service';
 import { CommandLog } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
@@ -32,6 +36,8 @@ export const roomsDatabase = {
     OutboxNotify1763900000005,
     OutboxTraceparent1763900000006,
     Decisions1763900000007,
+    History1763900000008,
+    Push1763900000009,
   ],
   // join_room, cast_ballot and the batch rules they share, applied after the migrations (see sql/).
   sqlDir: join(__dirname, 'sql'),
@@ -40,6 +46,15 @@ export const roomsDatabase = {
 @Module({
   imports: [PlatformModule.forService('rooms', roomsDatabase)],
   controllers: [RoomsHandler],
-  providers: [RoomStore, MembershipService, VotingService, DecisionsService, RoomEventsOutbox, CommandLog],
+  providers: [
+    RoomStore,
+    MembershipService,
+    VotingService,
+    DecisionsService,
+    HistoryService,
+    PushService,
+    RoomEventsOutbox,
+    CommandLog,
+  ],
 })
 export class RoomsModule {}

@@ -4,6 +4,7 @@ import {
   BallotsInput,
   MAX_RESULT_COUNT,
   NextBatchAnswer,
+  newPlacesFirst,
   NUDGE_INTERVAL_SECONDS,
   NudgeAnswer,
   PLACES,
@@ -30,6 +31,7 @@ import { Batcher } from './batcher';
 import { CommandLog, splitKey } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { refuse, RoomRefusal, RoomStore } from './room.store';
+import { HistoryService } from './history.service';
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -76,7 +78,7 @@ export class VotingService {
            FROM accepted c
           CROSS JOIN LATERAL (VALUES
                   (1, $6::varchar, jsonb_build_object('userId', c.user_id, 'usersVoted', c.result->'usersVoted')),
-                  (2, $7::varchar, c.result - 'usersVoted')) AS e(k, event, data)
+                  (2, $7::varchar, (c.result - 'usersVoted') || jsonb_build_object('closedBy', c.user_id))) AS e(k, event, data)
           WHERE e.k = 1 OR c.result ? 'places'
           ORDER BY c.n, e.k
        ), answers AS (
@@ -112,19 +114,26 @@ export class VotingService {
     private readonly commands: CommandLog,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly config: PlatformConfig,
+    private readonly history: HistoryService,
   ) {}
 
   async start(roomId: string, hostId: string, search: StartRoomDto, key: string): Promise<PlacesAnswer> {
     return this.commands.once(key, async () => {
       await this.store.transaction((manager) => this.assertHostInState(manager, roomId, hostId, 'waiting'));
-      const { decisionRule, ...nearby } = search;
+      const { decisionRule, preferNewPlaces, ...nearby } = search;
       // Searched outside the transaction: no row lock is held while a provider answers.
       const found = await callService(this.services, PLACES.search, {
         ...nearby,
         maxResultCount: search.maxResultCount ?? MAX_RESULT_COUNT,
       });
       if (found.places.length === 0) fail(404, ROOM_MESSAGES.noPlaces);
-      const places = [...new Map(found.places.map((p) => [p.id, p])).values()];
+      // The host's recent picks are marked ("You picked this 12 days ago"), and last if they asked so.
+      const { picks } = await this.history.recentPicks(hostId);
+      const pickedAt = new Map(picks.map((p) => [p.placeId, p.pickedAt]));
+      const marked = [...new Map(found.places.map((p) => [p.id, p])).values()].map((p) =>
+        pickedAt.has(p.id) ? { ...p, lastPickedAt: pickedAt.get(p.id) } : p,
+      );
+      const places = preferNewPlaces ? newPlacesFirst(marked) : marked;
       const answer = { ...found, places };
 
       await this.store.transaction(async (manager) => {

@@ -118,6 +118,14 @@ export const api = {
     ),
   sharePlan: (waitingRoomId: string, placeId: string) =>
     apiFetch<SharePlanAnswer>('/api/v1/waiting-room/plan', json('POST', { waitingRoomId, placeId })),
+  pushSubscribe: (
+    waitingRoomId: string,
+    subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
+  ) =>
+    apiFetch<{ subscribed: true }>(
+      '/api/v1/waiting-room/push',
+      json('POST', { waitingRoomId, ...subscription }),
+    ),
   plan: (token: string) => apiFetch<PlanView>(`/api/v1/plans/${encodeURIComponent(token)}`),
   /** Discovery: a page of nearby places (the query as GET /api/v1/places/nearby takes it). */
   nearby: (query: URLSearchParams) => apiFetch<PlacesAnswer>(`/api/v1/places/nearby?${query}`),

@@ -1,6 +1,7 @@
 import { EnvironmentOutlined } from '@ant-design/icons';
 import {
   formatCount,
+  pickedAgoText,
   placeTypeLabel,
   formatDistance,
   priceSigns,
@@ -85,6 +86,11 @@ export function PlaceFacts({ place, unit }: { place: Place; unit?: RadiusUnit })
     ),
     unit && place.distanceMeters !== undefined && (
       <li key="distance">{formatDistance(place.distanceMeters, unit)} away</li>
+    ),
+    place.lastPickedAt && (
+      <li key="picked" className="fv-picked" data-testid="picked-ago">
+        {pickedAgoText(place.lastPickedAt)}
+      </li>
     ),
   ].filter(Boolean);
   if (facts.length === 0) return null;

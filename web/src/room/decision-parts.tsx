@@ -8,6 +8,7 @@ import {
   DECISION_RULE_LABELS,
   DECISION_RULES,
   DEFAULT_DECISION_RULE,
+  FRESH_PICK_DAYS,
   holdoutPending,
   holdoutQuestionText,
   holdoutWaitingText,
@@ -23,7 +24,7 @@ import { shareLink, useCopyLink } from './use-copy-invite';
 
 /** The room's rule as everyone sees it; the host may change it until voting starts. */
 export function DecisionRuleCard() {
-  const { state, setRule } = useRoom();
+  const { state, setRule, dispatch } = useRoom();
   const rule = state.room.waitingRoom?.decisionRule ?? DEFAULT_DECISION_RULE;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -66,6 +67,24 @@ export function DecisionRuleCard() {
           <strong data-testid="decision-rule">{DECISION_RULE_LABELS[rule]}</strong>
           <span className="fv-muted">{DECISION_RULE_HINTS[rule]}</span>
         </>
+      )}
+      {editable && (
+        <label className="fv-prefer-new">
+          <input
+            type="checkbox"
+            role="switch"
+            className="fv-switch"
+            checked={state.room.preferNewPlaces}
+            onChange={(event) => dispatch({ type: 'preferNewPlaces', value: event.target.checked })}
+          />
+          <span>
+            Prefer new places
+            <span className="fv-muted">
+              {' '}
+              · places you picked in the last {FRESH_PICK_DAYS} days come last
+            </span>
+          </span>
+        </label>
       )}
       {error && <PlainAlert type="error" message={error} role="alert" />}
     </section>

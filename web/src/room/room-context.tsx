@@ -181,8 +181,9 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     const token = stateRef.current.room.token;
     dispatch({ type: 'request', target: 'session' });
     try {
-      const decisionRule = stateRef.current.room.waitingRoom?.decisionRule ?? DEFAULT_DECISION_RULE;
-      const answer = await api.startRoom(token ?? '', { ...search, decisionRule });
+      const { waitingRoom, preferNewPlaces } = stateRef.current.room;
+      const decisionRule = waitingRoom?.decisionRule ?? DEFAULT_DECISION_RULE;
+      const answer = await api.startRoom(token ?? '', { ...search, decisionRule, preferNewPlaces });
       dispatch({ type: 'roomStarted', places: answer.places, demo: answer.demo, decisionRule });
       return true;
     } catch (err) {

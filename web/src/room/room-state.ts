@@ -27,6 +27,8 @@ export interface WaitingRoomState {
   exitTo: string | null;
   /** A dialog to show once the person is out of the room (the host closed it; no more places). */
   notice: RoomNotice | null;
+  /** The host's "Prefer new places": recent picks go to the last batch (sent with start). */
+  preferNewPlaces: boolean;
 }
 
 export interface RoomNotice {
@@ -87,6 +89,7 @@ export const initialWaitingRoom: WaitingRoomState = {
   waitingRoom: null,
   exitTo: null,
   notice: null,
+  preferNewPlaces: false,
 };
 
 export const initialVoting: VotingState = {
@@ -143,7 +146,8 @@ export type RoomAction =
   | { type: 'holdoutAnswered'; batchIndex: number; placeId: string; userId: string }
   | { type: 'holdoutEnded'; batchIndex: number; agreed: string[]; result: BallotsResult }
   | { type: 'pickDrawn'; pick: DrawnPick; reveal: boolean }
-  | { type: 'pickRevealed' };
+  | { type: 'pickRevealed' }
+  | { type: 'preferNewPlaces'; value: boolean };
 
 function withRule(room: WaitingRoomState, decisionRule: DecisionRule): WaitingRoomState {
   return room.waitingRoom ? { ...room, waitingRoom: { ...room.waitingRoom, decisionRule } } : room;
@@ -397,6 +401,8 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
     case 'pickDrawn':
       if (action.pick.batchIndex !== voting.batchIndex || voting.pick) return state;
       return { ...state, voting: { ...voting, pick: { ...action.pick, reveal: action.reveal } } };
+    case 'preferNewPlaces':
+      return { ...state, room: { ...room, preferNewPlaces: action.value } };
     case 'pickRevealed':
       return voting.pick
         ? { ...state, voting: { ...voting, pick: { ...voting.pick, reveal: false } } }

@@ -1,8 +1,18 @@
-import { Body, Controller, Get, Inject, Patch, UseGuards } from '@nestjs/common';
-import { ApiCall, SESSION } from '../api-docs';
+import { Body, Controller, Get, Inject, Patch, Query, UseGuards } from '@nestjs/common';
+import { ApiCall, ApiQueryOf, SESSION } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
-import { AUTH, BILLING, SessionClaims, StripeInformation, UpdateMeDto, WireUser } from '@forkvote/contracts';
+import {
+  AUTH,
+  BILLING,
+  HistoryPage,
+  HistoryQueryDto,
+  ROOMS,
+  SessionClaims,
+  StripeInformation,
+  UpdateMeDto,
+  WireUser,
+} from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
 import { Session, SessionGuard } from '../auth/session';
 
@@ -29,5 +39,12 @@ export class MeController {
   @ApiCall('Billing information: the subscription and the customer portal address.', 'StripeInformation')
   stripe(@Session() session: SessionClaims): Promise<StripeInformation> {
     return callService(this.services, BILLING.stripeInformation, { userId: session.sub });
+  }
+
+  @Get('history')
+  @ApiCall('The sessions the signed-in user took part in, newest first, 10 a page.', 'HistoryPage')
+  @ApiQueryOf(HistoryQueryDto)
+  history(@Session() session: SessionClaims, @Query() query: HistoryQueryDto): Promise<HistoryPage> {
+    return callService(this.services, ROOMS.history, { userId: session.sub, query });
   }
 }

@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, Get, Inject, Query, Res, UseGuards } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Inject, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCall, ApiQueryOf } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiTags } from '@nestjs/swagger';
@@ -12,9 +12,12 @@ import {
   RADIUS_LIMITS,
   RADIUS_MESSAGE,
   radiusToMeters,
+  ROOMS,
+  SessionClaims,
 } from '@forkvote/contracts';
 import { callService, SERVICE_CLIENT } from '@forkvote/platform';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { OptionalSessionGuard } from '../auth/session';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit';
 
 /** Photos change rarely and their reference names them: browsers keep them for a day. */
@@ -71,14 +74,24 @@ export class PlacesController {
   )
   @ApiQueryOf(NearbyQueryDto)
   @RateLimit('placesSearch')
-  @UseGuards(RateLimitGuard)
-  nearby(@Query() query: NearbyQueryDto): Promise<PlacesAnswer> {
+  @UseGuards(OptionalSessionGuard, RateLimitGuard)
+  async nearby(@Query() query: NearbyQueryDto, @Req() req: Request): Promise<PlacesAnswer> {
     const { radius, unit, ...search } = query;
     if (radius > RADIUS_LIMITS[unit].max || radius < RADIUS_LIMITS[unit].min)
       throw new BadRequestException(RADIUS_MESSAGE);
-    return callService(this.services, PLACES.search, {
-      ...search,
-      radiusInMeters: radiusToMeters(radius, unit),
-    });
+    const session = req.user as SessionClaims | null | undefined;
+    const [found, recent] = await Promise.all([
+      callService(this.services, PLACES.search, { ...search, radiusInMeters: radiusToMeters(radius, unit) }),
+      // A signed-in user's recent picks are marked; the search answers without them if rooms cannot.
+      session
+        ? callService(this.services, ROOMS.recentPicks, { userId: session.sub }).catch(() => null)
+        : null,
+    ]);
+    if (!recent || recent.picks.length === 0) return found;
+    const pickedAt = new Map(recent.picks.map((p) => [p.placeId, p.pickedAt]));
+    return {
+      ...found,
+      places: found.places.map((p) => (pickedAt.has(p.id) ? { ...p, lastPickedAt: pickedAt.get(p.id) } : p)),
+    };
   }
 }

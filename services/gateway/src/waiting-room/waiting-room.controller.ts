@@ -40,6 +40,8 @@ import {
   NudgeAnswer,
   NudgeDto,
   PlacesAnswer,
+  PushKeyAnswer,
+  PushSubscriptionDto,
   ROOM_EVENTS,
   ROOM_ID_PATTERN,
   ROOM_MESSAGES,
@@ -304,6 +306,34 @@ export class WaitingRoomController {
   sharePlan(@Body() body: SharePlanDto, @Caller() caller: RoomCaller): Promise<SharePlanAnswer> {
     const member = actsIn(caller, body.waitingRoomId);
     return callService(this.services, ROOMS.sharePlan, {
+      roomId: member.roomId,
+      userId: member.userId,
+      body,
+    });
+  }
+
+  /** The server's VAPID public key, for a browser that subscribes to notifications. */
+  @Get('push-key')
+  @ApiCall(
+    'The public key browsers subscribe to notifications with (404 when notifications are off).',
+    'PushKeyAnswer',
+  )
+  pushKey(): Promise<PushKeyAnswer> {
+    return callService(this.services, ROOMS.pushKey, {});
+  }
+
+  /** A member's browser asks to be told when it is their turn (Web Push). */
+  @Post('push')
+  @ApiCall(
+    'Subscribes this member’s browser to the room’s notifications (voting started, results, holdout questions).',
+    'PushSubscribed',
+  )
+  @ROOM_MEMBER()
+  @HttpCode(200)
+  @UseGuards(RoomMemberGuard)
+  pushSubscribe(@Body() body: PushSubscriptionDto, @Caller() caller: RoomCaller) {
+    const member = actsIn(caller, body.waitingRoomId);
+    return callService(this.services, ROOMS.pushSubscribe, {
       roomId: member.roomId,
       userId: member.userId,
       body,

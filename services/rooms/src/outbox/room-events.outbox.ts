@@ -1,5 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { BallotsInput, ballotsResultOf, ROOM_EVENTS, RoomEventName, RoomEventOf } from '@forkvote/contracts';
+import {
+  BallotsInput,
+  BallotsResult,
+  ballotsResultOf,
+  ROOM_EVENTS,
+  RoomEventName,
+  RoomEventOf,
+} from '@forkvote/contracts';
 import {
   activeTraceparent,
   CheckedOutConnection,
@@ -19,6 +26,7 @@ import {
 import { publishRoomEvents } from '@forkvote/room-events';
 import Redis from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
+import { PushService } from '../push/push.service';
 
 /**
  * A room event for the outbox: the room, and an event name with the payload RoomEventMap gives it; except
@@ -42,6 +50,36 @@ export type RoomEvent = (
  */
 export function toPublished(event: string, data: object): object {
   return event === ROOM_EVENTS.ballotsSubmitted ? ballotsResultOf(data as BallotsInput) : data;
+}
+
+/**
+ * The results a round's events settle, one per room and batch (the last wins: a holdout round's end comes
+ * after the ballots it changed), as `rooms.batch_results` keeps them.
+ */
+export function keptResults(rows: { room_id: string; event: string }[], published: object[]) {
+  const kept = new Map<string, object>();
+  rows.forEach((row, i) => {
+    const result =
+      row.event === ROOM_EVENTS.ballotsSubmitted
+        ? (published[i] as BallotsResult)
+        : row.event === ROOM_EVENTS.holdoutRoundEnded
+          ? (published[i] as { result: BallotsResult }).result
+          : null;
+    if (!result) return;
+    kept.set(`${row.room_id}:${result.batchIndex}`, {
+      room_id: row.room_id,
+      batch_index: result.batchIndex,
+      voter_count: result.voterCount,
+      winners: result.winners,
+      places: result.ballots.map((b) => ({
+        id: b.placeId,
+        name: b.place.displayName.text,
+        address: b.place.shortFormattedAddress || b.place.formattedAddress,
+        upVotes: b.upVotes,
+      })),
+    });
+  });
+  return [...kept.values()];
 }
 
 /** Any constant names the relay's lock; one relay at a time keeps each room's events in order. */
@@ -89,6 +127,7 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
     private readonly dataSource: DataSource,
     private readonly config: PlatformConfig,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly push: PushService,
   ) {}
 
   /**
@@ -272,6 +311,7 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
       );
       let failed = true;
       try {
+        const published = rows.map((r) => toPublished(r.event, r.data));
         await publishRoomEvents(
           this.redis,
           this.config.REDIS_PREFIX,
@@ -279,16 +319,28 @@ export class RoomEventsOutbox implements OnApplicationBootstrap, OnApplicationSh
             outboxId: r.id,
             roomId: r.room_id,
             event: r.event,
-            data: toPublished(r.event, r.data),
+            data: published[i],
             traceparent: spans[i]
               ? traceHeaders(trace.setSpan(context.active(), spans[i]))?.traceparent
               : null,
           })),
         );
+        // Marked sent, and the batches' results kept (history.service), in one statement: either both or
+        // neither, and a round published again keeps the same results again.
         await relay.client.query(
-          `UPDATE "rooms"."outbox" SET published_at = now() WHERE id = ANY($1::bigint[])`,
-          [rows.map((r) => r.id)],
+          `WITH kept AS (
+             INSERT INTO "rooms"."batch_results" (room_id, batch_index, voter_count, winners, places)
+             SELECT k.room_id, k.batch_index, k.voter_count,
+                    ARRAY(SELECT jsonb_array_elements_text(k.winners)), k.places
+               FROM jsonb_to_recordset($2::jsonb)
+                    AS k(room_id uuid, batch_index integer, voter_count integer, winners jsonb, places jsonb)
+             ON CONFLICT (room_id, batch_index) DO UPDATE
+                SET voter_count = EXCLUDED.voter_count, winners = EXCLUDED.winners, places = EXCLUDED.places
+           )
+           UPDATE "rooms"."outbox" SET published_at = now() WHERE id = ANY($1::bigint[])`,
+          [rows.map((r) => r.id), JSON.stringify(keptResults(rows, published))],
         );
+        this.push.deliver(rows.map((r, i) => ({ ...r, published: published[i] })));
         failed = false;
       } finally {
         for (const span of spans) if (span) endSpan(span, failed);

@@ -28,6 +28,7 @@ import { useAuth } from '../../auth/auth-context';
 import { FormStatusAlert, useFormStatus } from '../../components/form-status';
 import { TypeFilterEditor } from '../../components/type-filter-editor';
 import { planPriceLabel } from '../static/pricing-page';
+import { HistoryTab } from './history-tab';
 import { billingView } from './billing-view';
 
 const formatDate = (d: Date | null) =>
@@ -168,10 +169,11 @@ export function ProfilePage() {
                 </div>
               ),
             },
+            { key: 'history', label: 'History', children: <HistoryTab /> },
           ]}
         />
-        {/* Nothing on the billing tab is edited here: its plan is changed by Subscribe or Manage billing. */}
-        {tab !== 'billing' && (
+        {/* Nothing on the billing or history tab is edited here. */}
+        {tab !== 'billing' && tab !== 'history' && (
           <Space className="fv-save-row">
             <Button type="primary" onClick={save} disabled={!changed || !valid} loading={saving}>
               Save Changes

@@ -1,4 +1,4 @@
-import { CrownFilled, ShareAltOutlined } from '@ant-design/icons';
+import { BellOutlined, CrownFilled, ShareAltOutlined } from '@ant-design/icons';
 import { QRCodeSVG } from '@rc-component/qrcode';
 import { lazy, Suspense, useEffect } from 'react';
 import { useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { DecisionRuleCard } from '../../room/decision-parts';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
 import { inviteLink, useCopyInvite } from '../../room/use-copy-invite';
 import { useRoomNavigation } from './use-room-navigation';
+import { usePush } from '../../room/use-push';
 
 /*
  * The waiting room is plain markup and loads no antd for a guest: the guest's whole journey stays light on a
@@ -143,6 +144,27 @@ function RoomCard() {
         />
       </div>
       <CopyFeedback {...invite} />
+      <NotifyMe waitingRoomId={room.waitingRoomId} />
     </section>
+  );
+}
+
+/** "Tell me when it's my turn": offered where the browser and the server can. */
+function NotifyMe({ waitingRoomId }: { waitingRoomId: string }) {
+  const push = usePush(waitingRoomId);
+  if (!push.available && !push.status) return null;
+  return (
+    <div className="fv-notify">
+      {push.available && push.status?.ok !== true && (
+        <PlainButton icon={<BellOutlined />} onClick={push.subscribe} loading={push.busy}>
+          Tell me when it's my turn
+        </PlainButton>
+      )}
+      {push.status && (
+        <span role="status" className={push.status.ok ? 'fv-muted' : 'fv-nudge-refused'}>
+          {push.status.message}
+        </span>
+      )}
+    </div>
   );
 }

@@ -84,6 +84,25 @@ describe('production configuration', () => {
     );
   });
 
+  it('needs VAPID keys of its own only when push is on', () => {
+    expect(refusal({ JWT_SECRET: strong })).toBe('');
+    const off = refusal({ JWT_SECRET: strong, PUSH_ENABLED: 'true' });
+    expect(off).toContain('VAPID_PUBLIC_KEY=');
+    expect(off).toContain('VAPID_PRIVATE_KEY=');
+    const key = 'B'.repeat(87);
+    expect(
+      refusal({
+        JWT_SECRET: strong,
+        PUSH_ENABLED: 'true',
+        VAPID_PUBLIC_KEY: key,
+        VAPID_PRIVATE_KEY: 'a'.repeat(43),
+      }),
+    ).toBe('');
+    expect(refusal({ JWT_SECRET: strong, VAPID_PUBLIC_KEY: 'not base64url!' })).toContain(
+      'VAPID_PUBLIC_KEY=',
+    );
+  });
+
   it('masks credentials in a URL it refuses', () => {
     const message = refusal({ JWT_SECRET: strong, DATABASE_URL: 'mysql://admin:hunter2@db/x' });
     expect(message).toContain('DATABASE_URL="mysql://***@db/x"');

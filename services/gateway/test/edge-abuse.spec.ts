@@ -127,6 +127,22 @@ describe('the edge under abuse', () => {
       await request(stack.url).get('/api/v1/me').set('Cookie', user.cookie).expect(200);
     });
 
+    it('a path parameter that is not valid percent-encoding is a 400, and the gateway stays up', async () => {
+      // The access line asks the routes which one a path is; one that cannot decode it is no match.
+      for (const path of [
+        '/api/v1/plans/%ZZ',
+        '/api/v1/plans/%E0%A4%A/calendar.ics',
+        '/api/v1/waiting-room/events/%ZZ',
+        '/API/V1/PLANS/%ZZ',
+      ]) {
+        const res = await request(stack.url).get(path);
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+      }
+      await request(stack.url).get('/api/v1/health').expect(200);
+      await request(stack.url).get('/api/v1/plans/AAAAAAAAAAAAAAAAAAAAAA').expect(404);
+    });
+
     it('parses a form body only on the local checkout pages', async () => {
       const user = await signUp(stack.url);
       const res = await request(stack.url)

@@ -21,10 +21,23 @@ export function routeOf(req: Request): string {
   if (!/^\/api\//i.test(req.path)) return 'web';
   const stack = (req.app as unknown as { router?: { stack: RouterLayer[] } }).router?.stack ?? [];
   for (const layer of stack) {
-    if (layer.route && layer.match(req.path) && layer.route._handlesMethod(req.method))
+    if (layer.route && matches(layer, req.path) && layer.route._handlesMethod(req.method))
       return layer.route.path;
   }
   return 'unmatched';
+}
+
+/**
+ * Whether a route's pattern takes the path. The router decodes parameters as it matches, and throws on
+ * one that is not valid percent-encoding (`/api/v1/plans/%ZZ`): the router answered that request 400
+ * already, and here, after the response, it is simply no match (a throw would end the process).
+ */
+function matches(layer: RouterLayer, path: string): boolean {
+  try {
+    return Boolean(layer.match(path));
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Place } from './places';
 import { computeBallots, headlineFor, resultsHeadline } from './room-rules';
-import { drawCandidates, holdoutPending, holdoutQuestions, nextQuarterHour } from './decisions';
+import { drawCandidates, holdoutPending, holdoutQuestions, nextQuarterHour } from './decision-rules';
 
 const place = (id: string): Place => ({
   id,

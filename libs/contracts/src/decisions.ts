@@ -1,21 +1,15 @@
 /** The decision commands' bodies (docs/decisions.md), validated at the gateway and again by rooms. */
-import { Transform } from 'class-transformer';
-import { IsIn, IsISO8601, IsString, Matches } from 'class-validator';
+import { IsIn, IsISO8601, IsString } from 'class-validator';
 import { DECISION_MESSAGES } from './decision-rules';
-import { DECISION_RULES, DecisionRule, ROOM_ID_PATTERN, ROOM_MESSAGES } from './room-rules';
+import { DECISION_RULES, DecisionRule } from './room-rules';
+import { WaitingRoomIdField } from './rooms';
 import { Optional, Text, TEXT_COLUMNS } from './validation';
 
 export * from './decision-rules';
 
-const RoomCode = (): PropertyDecorator => (target, key) => {
-  Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))(target, key);
-  IsString({ message: ROOM_MESSAGES.invalidRoomId })(target, key);
-  Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })(target, key);
-};
-
 /** PATCH /waiting-room/rule (host, before voting starts). */
 export class DecisionRuleDto {
-  @RoomCode()
+  @WaitingRoomIdField()
   waitingRoomId: string;
 
   @IsIn(DECISION_RULES, { message: DECISION_MESSAGES.invalidRule })
@@ -24,13 +18,13 @@ export class DecisionRuleDto {
 
 /** POST /waiting-room/holdouts and /waiting-room/pick (host): the room whose current batch it is about. */
 export class RoomBatchDto {
-  @RoomCode()
+  @WaitingRoomIdField()
   waitingRoomId: string;
 }
 
 /** PATCH /waiting-room/holdouts/answer: a holdout's answer to "Could you live with {place}?". */
 export class HoldoutAnswerDto {
-  @RoomCode()
+  @WaitingRoomIdField()
   waitingRoomId: string;
 
   @IsString()
@@ -47,7 +41,7 @@ export class HoldoutAnswerDto {
 
 /** POST /waiting-room/plan (any member): share the decided place, at a time (default: the next quarter hour). */
 export class SharePlanDto {
-  @RoomCode()
+  @WaitingRoomIdField()
   waitingRoomId: string;
 
   @IsString({ message: DECISION_MESSAGES.notAWinner })

@@ -2,7 +2,7 @@
 import { Type } from 'class-transformer';
 import { IsString, Matches, ValidateNested } from 'class-validator';
 import { PUSH_MESSAGES } from './push-rules';
-import { ROOM_ID_PATTERN, ROOM_MESSAGES } from './room-rules';
+import { WaitingRoomIdField } from './rooms';
 import { Text } from './validation';
 
 export * from './push-rules';
@@ -19,8 +19,7 @@ export class PushKeysDto {
 
 /** POST /waiting-room/push: a member's browser subscription (PushSubscription.toJSON()). */
 export class PushSubscriptionDto {
-  @IsString({ message: ROOM_MESSAGES.invalidRoomId })
-  @Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })
+  @WaitingRoomIdField()
   waitingRoomId: string;
 
   @IsString({ message: PUSH_MESSAGES.badSubscription })

@@ -22,7 +22,7 @@ import type { DrawnPick, HoldoutQuestion, HoldoutRound } from './decision-rules'
 export * from './room-rules';
 
 /** A waiting room ID field: trimmed, upper-cased, exactly 6 letters or digits. */
-const WaitingRoomIdField = (): PropertyDecorator => (target, key) => {
+export const WaitingRoomIdField = (): PropertyDecorator => (target, key) => {
   Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))(target, key);
   IsString({ message: ROOM_MESSAGES.invalidRoomId })(target, key);
   Matches(ROOM_ID_PATTERN, { message: ROOM_MESSAGES.invalidRoomId })(target, key);

@@ -10,8 +10,12 @@ import {
   Matches,
   MinLength,
   ValidateIf,
+  ValidateNested,
 } from 'class-validator';
+import { Type } from 'class-transformer';
 import { PLANS, Plan } from './plans';
+import { LimitsFieldsDto } from './limits';
+import type { PrivateLimits } from './limits-rules';
 import { MESSAGES } from './messages';
 import { PLACE_TYPES } from './place-types';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH, ZIPCODE_PATTERN } from './rules';
@@ -123,6 +127,12 @@ export class UpdateMeDto {
   @Optional()
   @IsBoolean()
   contactMeForUserFeedback?: boolean;
+
+  /** Private limits (docs/groups.md); each field null clears that limit. */
+  @Optional()
+  @ValidateNested()
+  @Type(() => LimitsFieldsDto)
+  limits?: LimitsFieldsDto;
 }
 
 export class FeedbackDto {
@@ -174,6 +184,8 @@ export interface WireUser {
   contactMeForUserFeedback: boolean;
   restaurantTypesToInclude: string[];
   restaurantTypesToExclude: string[];
+  /** Private limits, applied in every room the user joins unless they set others there. */
+  limits: PrivateLimits;
   hasLifetimeAccess: boolean;
   lifetimeAccessPurchasedAt: string | null;
 }

@@ -1,5 +1,14 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsString, IsUUID, Matches, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsString,
+  IsUUID,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import {
   FeedbackDto,
   LoginDto,
@@ -11,6 +20,7 @@ import {
 import { SubscribeDto } from './billing';
 import { HistoryQueryDto } from './history';
 import { PushSubscriptionDto } from './push';
+import { PrivateLimitsDto } from './limits';
 import { MESSAGES } from './messages';
 import { PLANS, Plan } from './plans';
 import { CreateRoomDto, JoinRoomDto, NextBatchDto, StartRoomDto, VoteDto } from './rooms';
@@ -171,6 +181,20 @@ export class HoldoutAnswerCommand extends RoomCaller {
 export class SharePlanCommand extends RoomCaller {
   @Body(SharePlanDto)
   body: SharePlanDto;
+}
+
+export class SetLimitsCommand extends RoomCaller {
+  @Body(PrivateLimitsDto)
+  body: PrivateLimitsDto;
+}
+
+/** The saved private limits of these accounts (rooms asks, at start, for members who set none there). */
+export class SavedLimitsQuery {
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @Text(TEXT_COLUMNS.userId, { each: true })
+  userIds: string[];
 }
 
 export class PushSubscribeCommand extends RoomCaller {

@@ -18,4 +18,5 @@ export * from './rooms';
 export * from './decisions';
 export * from './history';
 export * from './push';
+export * from './limits';
 export * from './commands';

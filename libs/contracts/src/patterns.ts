@@ -26,8 +26,11 @@ import type {
   PlanQuery,
   HistoryCommand,
   PushSubscribeCommand,
+  SetLimitsCommand,
+  SavedLimitsQuery,
 } from './commands';
 import type { PushKeyAnswer, PushSubscribed } from './push';
+import type { LimitsAnswer, PrivateLimits } from './limits-rules';
 import type { HistoryPage, RecentPicks } from './history';
 import type {
   DecisionRuleAnswer,
@@ -82,6 +85,7 @@ export const AUTH = {
   updateMe: pattern<UpdateMeCommand, WireUser>('auth.me.update'),
   feedback: pattern<FeedbackCommand, Message>('auth.feedback'),
   outbox: pattern<Empty, OutboxMessage[]>('auth.outbox'),
+  savedLimits: pattern<SavedLimitsQuery, { limits: Record<string, PrivateLimits> }>('auth.limits.saved'),
 } as const;
 
 export const ROOMS = {
@@ -103,6 +107,8 @@ export const ROOMS = {
   plan: pattern<PlanQuery, PlanView>('rooms.plan.get'),
   history: pattern<HistoryCommand, HistoryPage>('rooms.history'),
   recentPicks: pattern<UserScoped, RecentPicks>('rooms.recentPicks'),
+  limits: pattern<RoomCaller, LimitsAnswer>('rooms.limits.get'),
+  setLimits: pattern<SetLimitsCommand, LimitsAnswer>('rooms.limits.set'),
   pushKey: pattern<Empty, PushKeyAnswer>('rooms.push.key'),
   pushSubscribe: pattern<PushSubscribeCommand, PushSubscribed>('rooms.push.subscribe'),
 } as const;

@@ -48,6 +48,11 @@ export interface Place {
    * if within FRESH_PICK_DAYS (ISO time). Set by rooms from past sessions' winners; never by a provider.
    */
   lastPickedAt?: string;
+  /**
+   * What the provider knows of the food (private limits): Google's `servesVegetarianFood`, OSM's
+   * `diet:vegetarian` and `diet:vegan`, the demo catalogue's. Absent means not known.
+   */
+  diet?: { vegetarian?: boolean; vegan?: boolean };
 }
 
 export interface PlacePhoto {
@@ -87,6 +92,8 @@ export interface PlacesAnswer {
   provider: 'google' | 'osm' | 'demo';
   /** True when the places are the offline demo catalogue, not real ones. */
   demo: boolean;
+  /** A room's start only: how many places the members' private limits left out (never whose). */
+  leftOutByLimits?: number;
 }
 
 export interface GeocodeAnswer {

@@ -204,6 +204,8 @@ export interface RoomSnapshot {
   holdout?: HoldoutRound | null;
   /** The current batch's drawn pick, if the host asked for one. */
   pick?: DrawnPick | null;
+  /** How many places the members' private limits left out at the start (absent: none). */
+  leftOutByLimits?: number;
 }
 
 /** POST /waiting-room/nudge (host only): the room whose pending voters to nudge. */
@@ -233,7 +235,14 @@ export interface RoomEventMap {
   SUBSCRIBED_TO_SSE: { waitingRoomId: string; userId: string; userName: string };
   USER_JOINED: { users: RoomUser[]; userId: string; userName: string };
   USER_LEFT: { userId: string; userName: string; users: RoomUser[]; isHost: boolean; roomClosed: boolean };
-  WAITING_ROOM_STARTED: { places: Place[]; batchIndex: number; demo: boolean; decisionRule?: DecisionRule };
+  WAITING_ROOM_STARTED: {
+    places: Place[];
+    batchIndex: number;
+    demo: boolean;
+    decisionRule?: DecisionRule;
+    /** How many places the members' private limits left out (absent: none). */
+    leftOutByLimits?: number;
+  };
   USER_VOTED: { userId: string; usersVoted: string[] };
   BALLOTS_SUBMITTED: BallotsResult;
   NEXT_BATCH_OF_PLACES: { nextBatchIndex: number; batchIndex: number };

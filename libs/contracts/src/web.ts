@@ -65,4 +65,6 @@ export {
   type HistoryPlace,
   type HistorySession,
 } from './history-rules';
+export * from './limits-rules';
+export type { LimitsFieldsDto, PrivateLimitsDto } from './limits';
 export { PUSH_MESSAGES, type PushKeyAnswer, type PushMessage } from './push-rules';

@@ -179,6 +179,14 @@ export class Participant {
     return this.send(request(this.baseUrl).patch(path).send(body), headers);
   }
 
+  put(path: string, body: object = {}, headers: Record<string, string> = {}) {
+    return this.send(request(this.baseUrl).put(path).send(body), headers);
+  }
+
+  delete(path: string, headers: Record<string, string> = {}) {
+    return this.send(request(this.baseUrl).delete(path), headers);
+  }
+
   private async send(test: request.Test, headers: Record<string, string>) {
     test.set('X-Forwarded-For', this.ip);
     if (this.cookies.size > 0) test.set('Cookie', this.cookieHeader);

@@ -12,12 +12,18 @@ import { Mailer } from './mail/mailer';
 import { Initial1763900000000 } from './migrations/1763900000000-initial';
 import { ResetTokensAndFeedback1763900000001 } from './migrations/1763900000001-reset-tokens-and-feedback';
 import { Sessions1763900000002 } from './migrations/1763900000002-sessions';
+import { PrivateLimits1763900000003 } from './migrations/1763900000003-private-limits';
 import { PasswordResetService } from './passwords/password-reset.service';
 import { SessionsService } from './sessions/sessions.service';
 
 export const authDatabase = {
   entities: [User, PasswordResetToken, Feedback, Session],
-  migrations: [Initial1763900000000, ResetTokensAndFeedback1763900000001, Sessions1763900000002],
+  migrations: [
+    Initial1763900000000,
+    ResetTokensAndFeedback1763900000001,
+    Sessions1763900000002,
+    PrivateLimits1763900000003,
+  ],
 };
 
 @Module({

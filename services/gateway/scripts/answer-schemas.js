@@ -35,6 +35,7 @@ const ANSWERS = {
   HistoryPage: 'HistoryPage',
   PushKeyAnswer: 'PushKeyAnswer',
   PushSubscribed: 'PushSubscribed',
+  LimitsAnswer: 'LimitsAnswer',
 };
 
 const generator = createGenerator({

@@ -141,6 +141,7 @@ describe('places with Google Places (New)', () => {
       'places.priceLevel',
       'places.currentOpeningHours.openNow',
       'places.photos',
+      'places.servesVegetarianFood',
     ]) {
       expect(String(mask).split(',')).toContain(field);
     }
@@ -156,6 +157,11 @@ describe('places with Google Places (New)', () => {
       },
     });
     expect(thai).not.toHaveProperty('photos');
+    // servesVegetarianFood, for private limits; Google says nothing of vegan food.
+    expect(thai.diet).toEqual({ vegetarian: true });
+    expect(sushi.diet).toEqual({ vegetarian: false, vegan: false });
+    expect(pizza).not.toHaveProperty('diet');
+    expect(thai).not.toHaveProperty('servesVegetarianFood');
     // Google's scheme-relative credit links become https.
     expect(sushi.photo.attributions).toEqual([
       { displayName: 'Sam Ortiz', uri: 'https://maps.google.com/maps/contrib/330033' },
@@ -355,7 +361,11 @@ describe('places with OpenStreetMap (Overpass)', () => {
       openingHours: '24/7',
       currentOpeningHours: { openNow: true },
       cuisines: ['Pizza', 'Italian'],
+      diet: { vegetarian: true, vegan: false },
     });
+    // diet:vegetarian=no says no vegan food either; no diet tags, nothing known.
+    expect(byName['Closed Diner'].diet).toEqual({ vegetarian: false, vegan: false });
+    expect(byName['Famous Sushi']).not.toHaveProperty('diet');
     expect(byName['Famous Sushi']).toMatchObject({
       websiteUri: 'https://famous-sushi.example',
       cuisines: ['Sushi', 'Noodle bar'],

@@ -298,6 +298,7 @@ export class MembershipService {
       voted: usersVoted.includes(userId),
       ballots: room.state === 'results' ? await ballotsOf(manager, room) : null,
       lastEventId,
+      ...(room.leftOutByLimits > 0 ? { leftOutByLimits: room.leftOutByLimits } : {}),
       ...(await this.decisions.decisionState(manager, room)),
     };
   }

@@ -4,6 +4,7 @@ import {
   DecisionRuleCommand,
   HistoryCommand,
   PushSubscribeCommand,
+  SetLimitsCommand,
   UserScoped,
   HoldoutAnswerCommand,
   PlanQuery,
@@ -24,6 +25,7 @@ import { VotingService } from './voting.service';
 import { DecisionsService } from './decisions.service';
 import { HistoryService } from './history.service';
 import { PushService } from './push/push.service';
+import { LimitsService } from './limits.service';
 
 /**
  * The key a command's answer is recorded under: the client's idempotency key, scoped to the command and
@@ -52,6 +54,7 @@ export class RoomsHandler {
     private readonly decisions: DecisionsService,
     private readonly pastSessions: HistoryService,
     private readonly push: PushService,
+    private readonly limits: LimitsService,
   ) {}
 
   @MessagePattern(ROOMS.create)
@@ -151,6 +154,17 @@ export class RoomsHandler {
   @MessagePattern(ROOMS.recentPicks)
   recentPicks(@Payload() command: UserScoped) {
     return this.pastSessions.recentPicks(command.userId);
+  }
+
+  @MessagePattern(ROOMS.limits)
+  getLimits(@Payload() command: RoomCaller) {
+    return this.limits.get(command.roomId, command.userId);
+  }
+
+  @MessagePattern(ROOMS.setLimits)
+  setLimits(@Payload() command: SetLimitsCommand) {
+    const { diet, maxPriceLevel, maxDistanceMeters } = command.body;
+    return this.limits.set(command.roomId, command.userId, { diet, maxPriceLevel, maxDistanceMeters });
   }
 
   @MessagePattern(ROOMS.pushKey)

@@ -15,9 +15,11 @@ import { OutboxTraceparent1763900000006 } from './migrations/1763900000006-outbo
 import { Decisions1763900000007 } from './migrations/1763900000007-decisions';
 import { History1763900000008 } from './migrations/1763900000008-history';
 import { Push1763900000009 } from './migrations/1763900000009-push';
+import { PrivateLimits1763900000010 } from './migrations/1763900000010-private-limits';
 import { PushService } from './push/push.service';
 import { HistoryService } from './history.service';
 import { DecisionsService } from './decisions.service';
+import { LimitsService } from './limits.service';
 import { CommandLog } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { RoomsHandler } from './rooms.handler';
@@ -38,6 +40,7 @@ export const roomsDatabase = {
     Decisions1763900000007,
     History1763900000008,
     Push1763900000009,
+    PrivateLimits1763900000010,
   ],
   // join_room, cast_ballot and the batch rules they share, applied after the migrations (see sql/).
   sqlDir: join(__dirname, 'sql'),
@@ -53,6 +56,7 @@ export const roomsDatabase = {
     DecisionsService,
     HistoryService,
     PushService,
+    LimitsService,
     RoomEventsOutbox,
     CommandLog,
   ],

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import {
+  applyLimits,
   BallotsInput,
+  LIMITS_MESSAGES,
   MAX_RESULT_COUNT,
   NextBatchAnswer,
   newPlacesFirst,
@@ -32,6 +34,10 @@ import { CommandLog, splitKey } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { refuse, RoomRefusal, RoomStore } from './room.store';
 import { HistoryService } from './history.service';
+import { LimitsService } from './limits.service';
+
+/** How many pages of a search a start reads at most to make up for places private limits leave out. */
+const LIMITED_SEARCH_PAGES = 3;
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -115,6 +121,7 @@ export class VotingService {
     @Inject(REDIS) private readonly redis: Redis,
     private readonly config: PlatformConfig,
     private readonly history: HistoryService,
+    private readonly limits: LimitsService,
   ) {}
 
   async start(roomId: string, hostId: string, search: StartRoomDto, key: string): Promise<PlacesAnswer> {
@@ -122,40 +129,72 @@ export class VotingService {
       await this.store.transaction((manager) => this.assertHostInState(manager, roomId, hostId, 'waiting'));
       const { decisionRule, preferNewPlaces, ...nearby } = search;
       // Searched outside the transaction: no row lock is held while a provider answers.
-      const found = await callService(this.services, PLACES.search, {
-        ...nearby,
-        maxResultCount: search.maxResultCount ?? MAX_RESULT_COUNT,
-      });
+      const wanted = search.maxResultCount ?? MAX_RESULT_COUNT;
+      const found = await callService(this.services, PLACES.search, { ...nearby, maxResultCount: wanted });
       if (found.places.length === 0) fail(404, ROOM_MESSAGES.noPlaces);
+      const saved = await this.limits.savedOfRoom(roomId);
+      // With limits set, the search's next pages stand in for the places they will leave out.
+      const candidates = [...found.places];
+      const limitsNow = await this.limits.everyone(this.store.manager, roomId, saved);
+      for (
+        let page = 1, next = found.nextOffset;
+        page < LIMITED_SEARCH_PAGES &&
+        next !== null &&
+        applyLimits(candidates, limitsNow, wanted).kept.length < wanted;
+        page++
+      ) {
+        const more = await callService(this.services, PLACES.search, {
+          ...nearby,
+          maxResultCount: wanted,
+          offset: next,
+        });
+        candidates.push(...more.places);
+        next = more.nextOffset;
+      }
       // The host's recent picks are marked ("You picked this 12 days ago"), and last if they asked so.
       const { picks } = await this.history.recentPicks(hostId);
       const pickedAt = new Map(picks.map((p) => [p.placeId, p.pickedAt]));
-      const marked = [...new Map(found.places.map((p) => [p.id, p])).values()].map((p) =>
+      const marked = [...new Map(candidates.map((p) => [p.id, p])).values()].map((p) =>
         pickedAt.has(p.id) ? { ...p, lastPickedAt: pickedAt.get(p.id) } : p,
       );
-      const places = preferNewPlaces ? newPlacesFirst(marked) : marked;
-      const answer = { ...found, places };
 
-      await this.store.transaction(async (manager) => {
+      const answer = await this.store.transaction(async (manager) => {
         const room = await this.assertHostInState(manager, roomId, hostId, 'waiting');
         const rule = decisionRule ?? room.decisionRule;
+        // Read under the room's lock: a member's limits set while the search ran still count.
+        const everyone = await this.limits.everyone(manager, roomId, saved);
+        const { kept, leftOut } = applyLimits(marked, everyone, wanted);
+        if (kept.length === 0) fail(404, LIMITS_MESSAGES.everyPlaceLeftOut);
+        const places = preferNewPlaces ? newPlacesFirst(kept) : kept;
+        const started = { ...found, places, ...(leftOut > 0 ? { leftOutByLimits: leftOut } : {}) };
         await manager
           .getRepository(RoomPlace)
           .insert(places.map((data, position) => ({ roomId, position, placeId: data.id, data })));
-        await manager
-          .getRepository(Room)
-          .update(
-            { id: roomId },
-            { state: 'voting', batchIndex: 0, search: { ...nearby }, decisionRule: rule },
-          );
+        await manager.getRepository(Room).update(
+          { id: roomId },
+          {
+            state: 'voting',
+            batchIndex: 0,
+            search: { ...nearby },
+            decisionRule: rule,
+            leftOutByLimits: leftOut,
+          },
+        );
         await this.outbox.write(manager, [
           {
             roomId,
             event: ROOM_EVENTS.started,
-            data: { places, batchIndex: 0, demo: found.demo, decisionRule: rule },
+            data: {
+              places,
+              batchIndex: 0,
+              demo: found.demo,
+              decisionRule: rule,
+              ...(leftOut > 0 ? { leftOutByLimits: leftOut } : {}),
+            },
           },
         ]);
-        await this.commands.record(manager, [{ key, answer }]);
+        await this.commands.record(manager, [{ key, answer: started }]);
+        return started;
       });
       this.outbox.wake();
       return answer;

@@ -16,6 +16,8 @@ import {
   type FeedbackDto,
   type GeocodeAnswer,
   type JoinRoomAnswer,
+  type LimitsAnswer,
+  type PrivateLimits,
   type LoginDto,
   type NextBatchAnswer,
   type NudgeAnswer,
@@ -126,6 +128,10 @@ export const api = {
       '/api/v1/waiting-room/push',
       json('POST', { waitingRoomId, ...subscription }),
     ),
+  limits: (waitingRoomId: string) =>
+    apiFetch<LimitsAnswer>(`/api/v1/waiting-room/limits?waitingRoomId=${encodeURIComponent(waitingRoomId)}`),
+  setLimits: (waitingRoomId: string, limits: Partial<PrivateLimits>) =>
+    apiFetch<LimitsAnswer>('/api/v1/waiting-room/limits', json('PUT', { waitingRoomId, ...limits })),
   plan: (token: string) => apiFetch<PlanView>(`/api/v1/plans/${encodeURIComponent(token)}`),
   /** Discovery: a page of nearby places (the query as GET /api/v1/places/nearby takes it). */
   nearby: (query: URLSearchParams) => apiFetch<PlacesAnswer>(`/api/v1/places/nearby?${query}`),

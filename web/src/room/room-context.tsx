@@ -184,7 +184,13 @@ export function RoomProvider({ children }: { children: ReactNode }) {
       const { waitingRoom, preferNewPlaces } = stateRef.current.room;
       const decisionRule = waitingRoom?.decisionRule ?? DEFAULT_DECISION_RULE;
       const answer = await api.startRoom(token ?? '', { ...search, decisionRule, preferNewPlaces });
-      dispatch({ type: 'roomStarted', places: answer.places, demo: answer.demo, decisionRule });
+      dispatch({
+        type: 'roomStarted',
+        places: answer.places,
+        demo: answer.demo,
+        decisionRule,
+        leftOutByLimits: answer.leftOutByLimits,
+      });
       return true;
     } catch (err) {
       dispatch({ type: 'startFailed', error: errorMessage(err, ROOM_MESSAGES.failedStart, 'error') });
@@ -264,6 +270,7 @@ const EVENT_ACTIONS: {
     places: data.places,
     demo: data.demo,
     decisionRule: data.decisionRule,
+    leftOutByLimits: data.leftOutByLimits,
     agoMs: data.sentAt === undefined ? 0 : serverNow - data.sentAt,
   }),
   [ROOM_EVENTS.userVoted]: (data) => ({ type: 'userVoted', usersVoted: data.usersVoted }),

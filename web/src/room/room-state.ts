@@ -56,6 +56,8 @@ export interface VotingState {
   error: string | null;
   lastEventId: string | null;
   demo: boolean;
+  /** How many places the members' private limits left out at the start (the only figure shown of them). */
+  leftOutByLimits: number;
   /** The host reminded this member to vote on the current batch (a NUDGE naming them). */
   nudgedBy: string | null;
   /** A submitted ballot is kept and being sent until the server has it ("Sending…"). */
@@ -106,6 +108,7 @@ export const initialVoting: VotingState = {
   error: null,
   lastEventId: null,
   demo: false,
+  leftOutByLimits: 0,
   nudgedBy: null,
   sending: false,
   overlayMs: OVERLAY_MS,
@@ -131,7 +134,14 @@ export type RoomAction =
   | { type: 'userJoined'; users: RoomUser[] }
   | { type: 'userLeft'; userId: string; users: RoomUser[] }
   /** `agoMs`: how long ago the server started the room, when this is heard from its event log. */
-  | { type: 'roomStarted'; places: Place[]; demo?: boolean; agoMs?: number; decisionRule?: DecisionRule }
+  | {
+      type: 'roomStarted';
+      places: Place[];
+      demo?: boolean;
+      agoMs?: number;
+      decisionRule?: DecisionRule;
+      leftOutByLimits?: number;
+    }
   | { type: 'setTransitioning'; value: boolean }
   | { type: 'startFailed'; error: string }
   | { type: 'userVoted'; usersVoted: string[] }
@@ -227,6 +237,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           lastEventId: s.lastEventId,
           holdout: s.holdout ?? null,
           pick: s.pick ? { ...s.pick, reveal: false } : null,
+          leftOutByLimits: s.leftOutByLimits ?? 0,
         },
       };
     }
@@ -270,6 +281,7 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
           ...voting,
           places: action.places,
           demo: action.demo ?? false,
+          leftOutByLimits: action.leftOutByLimits ?? 0,
           batchIndex: 0,
           isTransitioningToVoting: overlayMs > 0,
           currentState: overlayMs > 0 ? 'waiting' : 'voting',

@@ -8,6 +8,7 @@ import {
   RegisterCommand,
   RequestPasswordResetCommand,
   ResetPasswordCommand,
+  SavedLimitsQuery,
   SessionCheck,
   SubscribeCommand,
   UpdateMeCommand,
@@ -83,6 +84,11 @@ export class AccountsHandler {
   @MessagePattern(AUTH.updateMe)
   updateMe(@Payload() command: UpdateMeCommand) {
     return this.accounts.updateMe(command.userId, command.body);
+  }
+
+  @MessagePattern(AUTH.savedLimits)
+  savedLimits(@Payload() query: SavedLimitsQuery) {
+    return this.accounts.savedLimits(query.userIds);
   }
 
   @MessagePattern(AUTH.feedback)

@@ -8,7 +8,10 @@ import {
   LoginAnswer,
   LoginDto,
   MESSAGES,
+  mergeLimits,
+  NO_LIMITS,
   Plan,
+  PrivateLimits,
   RegisterDto,
   UpdateMeDto,
   WireUser,
@@ -17,7 +20,8 @@ import { announceAccountChange, callService, fail, REDIS, SERVICE_CLIENT } from 
 import type Redis from 'ioredis';
 import * as argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
-import { DataSource, QueryFailedError, Repository } from 'typeorm';
+import { isUUID } from 'class-validator';
+import { DataSource, In, IsNull, Not, QueryFailedError, Repository } from 'typeorm';
 import { AuthConfig } from '../auth.config';
 import { BotCheck } from '../bot-check/bot-check';
 import { User } from '../entities/user.entity';
@@ -146,6 +150,7 @@ export class AccountsService {
       user.restaurantTypesToInclude = [...new Set(dto.restaurantTypesToInclude)];
     if (dto.restaurantTypesToExclude)
       user.restaurantTypesToExclude = [...new Set(dto.restaurantTypesToExclude)];
+    if (dto.limits) user.limits = mergeLimits(user.limits, dto.limits);
     // A type cannot be both included and excluded (SPEC §4 filter rules): the include list wins.
     user.restaurantTypesToExclude = user.restaurantTypesToExclude.filter(
       (type) => !user.restaurantTypesToInclude.includes(type),
@@ -156,6 +161,19 @@ export class AccountsService {
     return this.wireUser(user, await this.entitlement(userId));
   }
 
+  /** The saved limits of those of these ids that are accounts and set any. */
+  async savedLimits(userIds: string[]): Promise<{ limits: Record<string, PrivateLimits> }> {
+    const ids = userIds.filter((id) => isUUID(id));
+    const users =
+      ids.length === 0
+        ? []
+        : await this.users.find({
+            where: { id: In(ids), limits: Not(IsNull()) },
+            select: { id: true, limits: true },
+          });
+    return { limits: Object.fromEntries(users.map((u) => [u.id, u.limits!])) };
+  }
+
   private wireUser(user: User, entitlement: Entitlement): WireUser {
     return {
       name: user.name,
@@ -164,6 +182,7 @@ export class AccountsService {
       contactMeForUserFeedback: user.contactMeForUserFeedback,
       restaurantTypesToInclude: user.restaurantTypesToInclude,
       restaurantTypesToExclude: user.restaurantTypesToExclude,
+      limits: user.limits ?? NO_LIMITS,
       hasLifetimeAccess: entitlement.hasLifetimeAccess,
       lifetimeAccessPurchasedAt: entitlement.lifetimeAccessPurchasedAt,
     };

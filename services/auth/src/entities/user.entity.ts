@@ -1,4 +1,4 @@
-import { TEXT_COLUMNS } from '@forkvote/contracts';
+import { PrivateLimits, TEXT_COLUMNS } from '@forkvote/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 @Entity({ name: 'users' })
@@ -29,6 +29,10 @@ export class User {
   restaurantTypesToExclude: string[];
 
   /** Bumped on logout-everywhere and password change: tokens carrying an older version are refused. */
+  /** Private limits (docs/groups.md); null when the user set none. */
+  @Column({ type: 'jsonb', nullable: true })
+  limits: PrivateLimits | null;
+
   @Column({ name: 'token_version', type: 'integer', default: 0 })
   tokenVersion: number;
 

@@ -10,13 +10,14 @@ import {
   Param,
   Patch,
   Post,
+  Put,
   Query,
   Req,
   Res,
   UnauthorizedException,
   UseGuards,
 } from '@nestjs/common';
-import { ApiCall, ROOM_HOST, ROOM_MEMBER, SESSION } from '../api-docs';
+import { ApiCall, ApiQueryOf, ROOM_HOST, ROOM_MEMBER, SESSION } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
 import { ApiHeader, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
@@ -33,6 +34,9 @@ import {
   SharePlanAnswer,
   SharePlanDto,
   JoinRoomAnswer,
+  LimitsAnswer,
+  LimitsQueryDto,
+  PrivateLimitsDto,
   JoinRoomDto,
   LeaveRoomDto,
   NextBatchAnswer,
@@ -306,6 +310,37 @@ export class WaitingRoomController {
   sharePlan(@Body() body: SharePlanDto, @Caller() caller: RoomCaller): Promise<SharePlanAnswer> {
     const member = actsIn(caller, body.waitingRoomId);
     return callService(this.services, ROOMS.sharePlan, {
+      roomId: member.roomId,
+      userId: member.userId,
+      body,
+    });
+  }
+
+  /** A member's own private limits in this room (theirs only; docs/groups.md). */
+  @Get('limits')
+  @ApiCall(
+    'The caller’s own private limits in this room (or those saved with their profile, if they set none here).',
+    'LimitsAnswer',
+  )
+  @ROOM_MEMBER()
+  @ApiQueryOf(LimitsQueryDto)
+  @UseGuards(RoomMemberGuard)
+  getLimits(@Query() query: LimitsQueryDto, @Caller() caller: RoomCaller): Promise<LimitsAnswer> {
+    const member = actsIn(caller, query.waitingRoomId);
+    return callService(this.services, ROOMS.limits, { roomId: member.roomId, userId: member.userId });
+  }
+
+  /** Before voting starts: places that fail them are left out; nobody else sees them, the host a count. */
+  @Put('limits')
+  @ApiCall(
+    'Sets the caller’s private limits (diet, highest price, longest distance) before voting starts.',
+    'LimitsAnswer',
+  )
+  @ROOM_MEMBER()
+  @UseGuards(RoomMemberGuard)
+  setLimits(@Body() body: PrivateLimitsDto, @Caller() caller: RoomCaller): Promise<LimitsAnswer> {
+    const member = actsIn(caller, body.waitingRoomId);
+    return callService(this.services, ROOMS.setLimits, {
       roomId: member.roomId,
       userId: member.userId,
       body,

@@ -171,11 +171,26 @@ export class DemoPlacesProvider implements PlacesProvider {
   }
 }
 
+/**
+ * What the catalogue says of its food: vegan and vegetarian restaurants as their names say, steak houses
+ * mostly without, the rest a mix, and a quarter not known (as on the real services).
+ */
+function demoDiet(type: string, random: () => number): Pick<Place, 'diet'> {
+  const [a, b] = [random(), random()];
+  if (type === 'vegan_restaurant') return { diet: { vegetarian: true, vegan: true } };
+  if (type === 'vegetarian_restaurant') return { diet: { vegetarian: true, vegan: a < 0.5 } };
+  if (a < 0.25) return {};
+  const vegetarian = type === 'steak_house' || type === 'barbecue_restaurant' ? a > 0.8 : a > 0.4;
+  return { diet: vegetarian ? { vegetarian, vegan: b < 0.3 } : { vegetarian, vegan: false } };
+}
+
 function catalogue(center: { latitude: number; longitude: number }, radius: number): Place[] {
   const key = `${center.latitude.toFixed(3)},${center.longitude.toFixed(3)}`;
   const random = seededRandom(key);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const types = PLACE_TYPES.filter((t) => t !== 'restaurant');
+  // Its own sequence, so that adding diets left every other field of the catalogue as it was.
+  const dietRandom = seededRandom(`${key}:diet`);
   return Array.from({ length: CATALOGUE_SIZE }, (_, index) => {
     const type = pick(types);
     // Uniform over the disc: sqrt for the distance.
@@ -209,6 +224,7 @@ function catalogue(center: { latitude: number; longitude: number }, radius: numb
       userRatingCount,
       ...(priceLevel ? { priceLevel } : {}),
       openingHours: pick(HOURS[kind]),
+      ...demoDiet(type, dietRandom),
       photo: { uri: placePhotoPath(`demo/${type}/${index}`), attributions: [] },
       distanceMeters: distanceMeters(center, location),
     };

@@ -30,10 +30,12 @@ const FIELD_MASK = [
   'places.priceLevel',
   'places.currentOpeningHours.openNow',
   'places.photos',
+  'places.servesVegetarianFood',
 ].join(',');
 
 /** A place as Google answers it: our Place's fields, and photos in Google's shape. */
 type GooglePlace = Omit<Place, 'photo'> & {
+  servesVegetarianFood?: boolean;
   photos?: { name: string; authorAttributions?: { displayName?: string; uri?: string }[] }[];
 };
 
@@ -84,13 +86,19 @@ export class GooglePlacesProvider implements PlacesProvider {
       );
     }
     const center = { latitude: request.latitude, longitude: request.longitude };
-    return (answer.places ?? []).map(({ photos, ...place }) => {
+    return (answer.places ?? []).map(({ photos, servesVegetarianFood, ...place }) => {
       const first = photos?.find(
         (photo) => typeof photo.name === 'string' && PHOTO_REF_PATTERN.test(photo.name),
       );
       return {
         ...place,
         ...(first ? { photo: toPhoto(first) } : {}),
+        // Google says nothing of vegan food; a place with no vegetarian food has none either.
+        ...(typeof servesVegetarianFood === 'boolean'
+          ? {
+              diet: servesVegetarianFood ? { vegetarian: true } : { vegetarian: false, vegan: false },
+            }
+          : {}),
         ...(place.location ? { distanceMeters: distanceMeters(center, place.location) } : {}),
       };
     });

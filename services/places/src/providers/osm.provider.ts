@@ -1,4 +1,4 @@
-import { Place } from '@forkvote/contracts';
+import { osmDiet, Place } from '@forkvote/contracts';
 import { PlacesConfig } from '../places.config';
 import {
   distanceMeters,
@@ -167,6 +167,19 @@ out center tags 300;`;
   }
 }
 
+/** `diet:vegetarian` and `diet:vegan` as the place's diet, where tagged (a vegan place is vegetarian). */
+function dietOf(tags: Record<string, string>): Pick<Place, 'diet'> {
+  const vegan = osmDiet(tags['diet:vegan']);
+  const vegetarian = osmDiet(tags['diet:vegetarian']) ?? (vegan ? true : undefined);
+  if (vegan === undefined && vegetarian === undefined) return {};
+  return {
+    diet: {
+      ...(vegetarian !== undefined ? { vegetarian } : {}),
+      ...(vegan !== undefined ? { vegan } : vegetarian === false ? { vegan: false } : {}),
+    },
+  };
+}
+
 function toPlace(
   element: OverpassElement,
   center: { latitude: number; longitude: number },
@@ -208,6 +221,7 @@ function toPlace(
       ...(tags.opening_hours ? { openingHours: tags.opening_hours.slice(0, 500) } : {}),
       ...(website && /^https?:\/\/\S+$/i.test(website) ? { websiteUri: website } : {}),
       ...(cuisines.length > 0 ? { cuisines } : {}),
+      ...dietOf(tags),
       distanceMeters: distanceMeters(center, location),
     },
   };

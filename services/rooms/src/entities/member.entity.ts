@@ -1,4 +1,4 @@
-import { TEXT_COLUMNS } from '@forkvote/contracts';
+import { PrivateLimits, TEXT_COLUMNS } from '@forkvote/contracts';
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { Room } from './room.entity';
 
@@ -22,6 +22,10 @@ export class Member {
 
   @CreateDateColumn({ name: 'joined_at', type: 'timestamptz' })
   joinedAt: Date;
+
+  /** The member's private limits in this room (docs/groups.md); read by nobody but them and the start. */
+  @Column({ type: 'jsonb', nullable: true, select: false })
+  limits: PrivateLimits | null;
 
   @Column({ name: 'left_at', type: 'timestamptz', nullable: true })
   leftAt: Date | null;

@@ -37,6 +37,10 @@ export class Room {
   @Column({ type: 'jsonb', nullable: true })
   search: Record<string, unknown> | null;
 
+  /** How many places the members' private limits left out at the start (the only figure shown of them). */
+  @Column({ name: 'left_out_by_limits', type: 'integer', default: 0 })
+  leftOutByLimits: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -1,4 +1,9 @@
-import type { StripeInformation, StripeSubscriptionShape, WireUser } from '@forkvote/contracts';
+import {
+  NO_LIMITS,
+  type StripeInformation,
+  type StripeSubscriptionShape,
+  type WireUser,
+} from '@forkvote/contracts';
 import { describe, expect, it } from 'vitest';
 import { billingView } from './billing-view';
 
@@ -9,6 +14,7 @@ const me = (extra: Partial<WireUser> = {}): WireUser => ({
   contactMeForUserFeedback: false,
   restaurantTypesToInclude: [],
   restaurantTypesToExclude: [],
+  limits: NO_LIMITS,
   hasLifetimeAccess: false,
   lifetimeAccessPurchasedAt: null,
   ...extra,

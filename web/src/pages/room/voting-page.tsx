@@ -1,5 +1,5 @@
 import { DislikeOutlined, LikeOutlined, UndoOutlined } from '@ant-design/icons';
-import { batchOf, PLACES_PER_BATCH, type Place } from '@forkvote/contracts';
+import { batchOf, leftOutText, PLACES_PER_BATCH, type Place } from '@forkvote/contracts';
 import { lazy, memo, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
 import { BallotPlace, DemoPlacesNotice } from '../../components/place-facts';
@@ -254,6 +254,11 @@ export function VotingPage() {
       <h1 className="fv-page-title">Time to Vote!</h1>
       <ConnectionStatus />
       <RuleLine rule={state.room.waitingRoom.decisionRule} />
+      {state.room.isHost && state.voting.leftOutByLimits > 0 && (
+        <p className="fv-muted fv-left-out" data-testid="left-out">
+          {leftOutText(state.voting.leftOutByLimits)}
+        </p>
+      )}
       {state.voting.demo && <DemoPlacesNotice />}
       {state.voting.nudgedBy && !state.voting.voted && (
         <PlainAlert

@@ -8,6 +8,7 @@ import { PlainAlert } from '../../components/plain-alert';
 import { PlainButton } from '../../components/plain-button';
 import { ConnectionStatus } from '../../room/connection-status';
 import { DecisionRuleCard } from '../../room/decision-parts';
+import { PrivateLimitsCard } from '../../room/private-limits';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
 import { inviteLink, useCopyInvite } from '../../room/use-copy-invite';
 import { useRoomNavigation } from './use-room-navigation';
@@ -71,6 +72,7 @@ export function WaitingRoomPage() {
         <div>
           <RoomCard />
           <DecisionRuleCard />
+          <PrivateLimitsCard />
           <section className="fv-light-card fv-people" aria-labelledby="people-title">
             <h2 id="people-title" className="fv-card-title">
               People in the session ({room.users.length})

@@ -1,0 +1,105 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+import {
+  AUTH,
+  LIMITS_MESSAGES,
+  LimitsAnswer,
+  LimitsFieldsDto,
+  mergeLimits,
+  NO_LIMITS,
+  PrivateLimits,
+  ROOM_MESSAGES,
+} from '@forkvote/contracts';
+import { callService, fail, SERVICE_CLIENT } from '@forkvote/platform';
+import { EntityManager, IsNull } from 'typeorm';
+import { Member } from './entities/member.entity';
+import { RoomStore } from './room.store';
+
+/** Guests' ids are made by the rooms service (guestIdFor); every other member id is an account's. */
+const isAccount = (userId: string) => !userId.startsWith('guest-');
+
+/**
+ * Private limits (docs/groups.md). Each member's own are kept on their membership and answered only to
+ * them; an account's are also saved with its profile (auth owns preferences), and an account that set none
+ * in a room brings its saved ones. Only the start reads everyone's, and it tells the room a count.
+ */
+@Injectable()
+export class LimitsService {
+  private readonly logger = new Logger(LimitsService.name);
+
+  constructor(
+    private readonly store: RoomStore,
+    @Inject(SERVICE_CLIENT) private readonly services: ClientProxy,
+  ) {}
+
+  async get(roomId: string, userId: string): Promise<LimitsAnswer> {
+    const member = await this.memberOf(this.store.manager, roomId, userId);
+    if (member.limits) return { limits: member.limits, fromProfile: false };
+    const saved = await this.saved([userId]).catch(() => ({}) as Record<string, PrivateLimits>);
+    return saved[userId]
+      ? { limits: saved[userId], fromProfile: true }
+      : { limits: NO_LIMITS, fromProfile: false };
+  }
+
+  /** Before voting starts only: the start is the one reader, so a later change would mean nothing. */
+  async set(roomId: string, userId: string, change: LimitsFieldsDto): Promise<LimitsAnswer> {
+    const current = await this.get(roomId, userId);
+    const limits = await this.store.transaction(async (manager) => {
+      const room = await this.store.lockRoom(manager, roomId);
+      if (room.state !== 'waiting') fail(409, LIMITS_MESSAGES.notWaiting);
+      const member = await this.memberOf(manager, roomId, userId);
+      const next = mergeLimits(member.limits ?? current.limits, change);
+      await manager.getRepository(Member).update({ id: member.id }, { limits: next });
+      return next;
+    });
+    if (isAccount(userId)) {
+      // Saved with the profile's preferences for the next room; the room's copy already holds.
+      await callService(this.services, AUTH.updateMe, { userId, body: { limits } }).catch((err: Error) =>
+        this.logger.warn(`Private limits not saved to the profile: ${err.message}`),
+      );
+    }
+    return { limits, fromProfile: false };
+  }
+
+  /**
+   * The saved limits of the room's present accounts, asked before the start's transaction (no lock is held
+   * while auth answers). Without auth, a room starts with the limits set in it.
+   */
+  async savedOfRoom(roomId: string): Promise<Record<string, PrivateLimits>> {
+    const members = await this.store.manager
+      .getRepository(Member)
+      .find({ where: { roomId, leftAt: IsNull() }, select: { userId: true } });
+    return this.saved(members.map((m) => m.userId).filter(isAccount)).catch((err: Error) => {
+      this.logger.warn(`Saved private limits unavailable: ${err.message}`);
+      return {};
+    });
+  }
+
+  /** Every present member's limits, read in the start's transaction (after the room's lock). */
+  async everyone(
+    manager: EntityManager,
+    roomId: string,
+    saved: Record<string, PrivateLimits>,
+  ): Promise<PrivateLimits[]> {
+    const members = await manager.getRepository(Member).find({
+      where: { roomId, leftAt: IsNull() },
+      select: { userId: true, limits: true },
+    });
+    return members.map((m) => m.limits ?? saved[m.userId] ?? NO_LIMITS);
+  }
+
+  private async saved(userIds: string[]): Promise<Record<string, PrivateLimits>> {
+    const accounts = userIds.filter(isAccount);
+    if (accounts.length === 0) return {};
+    return (await callService(this.services, AUTH.savedLimits, { userIds: accounts })).limits;
+  }
+
+  private async memberOf(manager: EntityManager, roomId: string, userId: string): Promise<Member> {
+    const member = await manager.getRepository(Member).findOne({
+      where: { roomId, userId, leftAt: IsNull() },
+      select: { id: true, userId: true, limits: true },
+    });
+    if (!member) fail(403, ROOM_MESSAGES.notMember);
+    return member;
+  }
+}

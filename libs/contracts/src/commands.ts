@@ -4,9 +4,11 @@ import {
   IsArray,
   IsDefined,
   IsIn,
+  IsInt,
   IsString,
   IsUUID,
   Matches,
+  Min,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -21,6 +23,8 @@ import { SubscribeDto } from './billing';
 import { HistoryQueryDto } from './history';
 import { PushSubscriptionDto } from './push';
 import { PrivateLimitsDto } from './limits';
+import { GROUP_MESSAGES } from './group-rules';
+import { SaveGroupDto } from './groups';
 import { MESSAGES } from './messages';
 import { PLANS, Plan } from './plans';
 import { CreateRoomDto, JoinRoomDto, NextBatchDto, StartRoomDto, VoteDto } from './rooms';
@@ -195,6 +199,33 @@ export class SavedLimitsQuery {
   @IsString({ each: true })
   @Text(TEXT_COLUMNS.userId, { each: true })
   userIds: string[];
+}
+
+export class SaveGroupCommand extends UserScoped {
+  @Body(SaveGroupDto)
+  body: SaveGroupDto;
+}
+
+/** The signed-in user acting on one of their groups. */
+export class GroupCommand extends UserScoped {
+  @IsUUID('all', { message: GROUP_MESSAGES.notFound })
+  groupId: string;
+}
+
+export class GroupMemberCommand extends GroupCommand {
+  @IsInt({ message: GROUP_MESSAGES.memberNotFound })
+  @Min(0, { message: GROUP_MESSAGES.memberNotFound })
+  memberId: number;
+}
+
+export class StartGroupCommand extends GroupCommand {
+  @IdempotencyKey()
+  idempotencyKey?: string;
+}
+
+export class InvitationCommand extends UserScoped {
+  @Matches(/^[A-Z0-9]{6}$/, { message: GROUP_MESSAGES.invitationGone })
+  waitingRoomId: string;
 }
 
 export class PushSubscribeCommand extends RoomCaller {

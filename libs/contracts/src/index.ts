@@ -19,4 +19,5 @@ export * from './decisions';
 export * from './history';
 export * from './push';
 export * from './limits';
+export * from './groups';
 export * from './commands';

@@ -27,10 +27,16 @@ import type {
   HistoryCommand,
   PushSubscribeCommand,
   SetLimitsCommand,
+  SaveGroupCommand,
+  GroupCommand,
+  GroupMemberCommand,
+  StartGroupCommand,
+  InvitationCommand,
   SavedLimitsQuery,
 } from './commands';
 import type { PushKeyAnswer, PushSubscribed } from './push';
 import type { LimitsAnswer, PrivateLimits } from './limits-rules';
+import type { GroupsAnswer, InvitationsAnswer, SavedGroup } from './group-rules';
 import type { HistoryPage, RecentPicks } from './history';
 import type {
   DecisionRuleAnswer,
@@ -109,6 +115,13 @@ export const ROOMS = {
   recentPicks: pattern<UserScoped, RecentPicks>('rooms.recentPicks'),
   limits: pattern<RoomCaller, LimitsAnswer>('rooms.limits.get'),
   setLimits: pattern<SetLimitsCommand, LimitsAnswer>('rooms.limits.set'),
+  groups: pattern<UserScoped, GroupsAnswer>('rooms.groups.list'),
+  saveGroup: pattern<SaveGroupCommand, SavedGroup>('rooms.groups.save'),
+  deleteGroup: pattern<GroupCommand, { deleted: true }>('rooms.groups.delete'),
+  removeGroupMember: pattern<GroupMemberCommand, SavedGroup | { left: true }>('rooms.groups.removeMember'),
+  startGroup: pattern<StartGroupCommand, WithMemberToken<CreateRoomAnswer>>('rooms.groups.start'),
+  invitations: pattern<UserScoped, InvitationsAnswer>('rooms.invitations.list'),
+  dismissInvitation: pattern<InvitationCommand, { dismissed: true }>('rooms.invitations.dismiss'),
   pushKey: pattern<Empty, PushKeyAnswer>('rooms.push.key'),
   pushSubscribe: pattern<PushSubscribeCommand, PushSubscribed>('rooms.push.subscribe'),
 } as const;

@@ -24,6 +24,7 @@ export const ROOM_EVENTS = {
   holdoutAnswered: 'HOLDOUT_ANSWERED',
   holdoutRoundEnded: 'HOLDOUT_ROUND_ENDED',
   pickDrawn: 'PICK_DRAWN',
+  groupInvited: 'GROUP_INVITED',
 } as const;
 
 /** A member can be nudged once per this many seconds. */

@@ -258,6 +258,8 @@ export interface RoomEventMap {
   HOLDOUT_ROUND_ENDED: { batchIndex: number; agreed: string[]; result: BallotsResult };
   /** The server drew one place among the candidates; one draw per batch. */
   PICK_DRAWN: DrawnPick & { drawnAt: string };
+  /** The room was opened for a saved group: its registered members were invited (told by Web Push too). */
+  GROUP_INVITED: { groupName: string; hostName: string; invitedCount: number };
 }
 
 /** One room event: its name and the payload that name carries. */

@@ -66,5 +66,7 @@ export {
   type HistorySession,
 } from './history-rules';
 export * from './limits-rules';
+export * from './group-rules';
+export type { SaveGroupDto } from './groups';
 export type { LimitsFieldsDto, PrivateLimitsDto } from './limits';
 export { PUSH_MESSAGES, type PushKeyAnswer, type PushMessage } from './push-rules';

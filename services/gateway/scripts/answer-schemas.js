@@ -36,6 +36,9 @@ const ANSWERS = {
   PushKeyAnswer: 'PushKeyAnswer',
   PushSubscribed: 'PushSubscribed',
   LimitsAnswer: 'LimitsAnswer',
+  GroupsAnswer: 'GroupsAnswer',
+  SavedGroup: 'SavedGroup',
+  InvitationsAnswer: 'InvitationsAnswer',
 };
 
 const generator = createGenerator({

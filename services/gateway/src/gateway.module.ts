@@ -21,6 +21,7 @@ import { PlacesController } from './places/places.controller';
 import { PublicConfigController } from './public-config.controller';
 import { RoomEventsHub } from './waiting-room/room-events.hub';
 import { PlansController } from './plans/plans.controller';
+import { GroupsController } from './groups/groups.controller';
 import { WaitingRoomController } from './waiting-room/waiting-room.controller';
 
 // The development outbox reader never exists in production, whatever auth's mail settings are.
@@ -38,6 +39,7 @@ const production = process.env.NODE_ENV === 'production';
     PlacesController,
     WaitingRoomController,
     PlansController,
+    GroupsController,
     ...(production ? [] : [DevController]),
   ],
   providers: [

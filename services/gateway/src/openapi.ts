@@ -94,7 +94,8 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
     });
   for (const [tag, description] of Object.entries({
     auth: 'Sign-up, sign-in, sessions and password reset.',
-    me: 'The signed-in user and their billing.',
+    me: 'The signed-in user: profile, billing, history and invitations.',
+    groups: 'Saved groups: the people of a session kept under a name, started with again.',
     feedback: 'Messages to the team.',
     'waiting-room': 'Rooms, members, votes and the live event stream.',
     places: 'Zip codes, place types, nearby places and their photos.',

@@ -35,9 +35,10 @@ export class HistoryService {
 
   /**
    * The places the account's sessions chose in the last FRESH_PICK_DAYS (each batch's draw, else its
-   * winners), with when they were last chosen. Only sessions the account was in, as that account.
+   * winners), with when they were last chosen. Only sessions the account was in, as that account; or,
+   * given a saved group, the sessions of that group.
    */
-  async recentPicks(accountId: string): Promise<RecentPicks> {
+  async recentPicks(accountId: string, groupId: string | null = null): Promise<RecentPicks> {
     const rows = (await this.store.manager.query(
       `SELECT w.place_id AS "placeId", max(b.decided_at) AS "pickedAt"
          FROM "rooms"."batch_results" b
@@ -45,10 +46,12 @@ export class HistoryService {
         CROSS JOIN LATERAL unnest(CASE WHEN p.place_id IS NULL THEN b.winners ELSE ARRAY[p.place_id] END)
                    AS w(place_id)
         WHERE b.decided_at > now() - make_interval(days => $2)
-          AND b.room_id IN (SELECT m.room_id FROM "rooms"."members" m WHERE m.user_id = $1)
+          AND CASE WHEN $3::uuid IS NULL
+                   THEN b.room_id IN (SELECT m.room_id FROM "rooms"."members" m WHERE m.user_id = $1)
+                   ELSE b.room_id IN (SELECT r.id FROM "rooms"."rooms" r WHERE r.group_id = $3) END
         GROUP BY w.place_id
         ORDER BY 2 DESC`,
-      [accountId, FRESH_PICK_DAYS],
+      [accountId, FRESH_PICK_DAYS, groupId],
     )) as { placeId: string; pickedAt: Date }[];
     return { picks: rows.map((r) => ({ placeId: r.placeId, pickedAt: r.pickedAt.toISOString() })) };
   }

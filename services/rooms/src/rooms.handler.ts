@@ -5,6 +5,11 @@ import {
   HistoryCommand,
   PushSubscribeCommand,
   SetLimitsCommand,
+  SaveGroupCommand,
+  GroupCommand,
+  GroupMemberCommand,
+  StartGroupCommand,
+  InvitationCommand,
   UserScoped,
   HoldoutAnswerCommand,
   PlanQuery,
@@ -26,6 +31,7 @@ import { DecisionsService } from './decisions.service';
 import { HistoryService } from './history.service';
 import { PushService } from './push/push.service';
 import { LimitsService } from './limits.service';
+import { GroupsService } from './groups.service';
 
 /**
  * The key a command's answer is recorded under: the client's idempotency key, scoped to the command and
@@ -55,6 +61,7 @@ export class RoomsHandler {
     private readonly pastSessions: HistoryService,
     private readonly push: PushService,
     private readonly limits: LimitsService,
+    private readonly groups: GroupsService,
   ) {}
 
   @MessagePattern(ROOMS.create)
@@ -165,6 +172,43 @@ export class RoomsHandler {
   setLimits(@Payload() command: SetLimitsCommand) {
     const { diet, maxPriceLevel, maxDistanceMeters } = command.body;
     return this.limits.set(command.roomId, command.userId, { diet, maxPriceLevel, maxDistanceMeters });
+  }
+
+  @MessagePattern(ROOMS.groups)
+  listGroups(@Payload() command: UserScoped) {
+    return this.groups.list(command.userId);
+  }
+
+  @MessagePattern(ROOMS.saveGroup)
+  saveGroup(@Payload() command: SaveGroupCommand) {
+    return this.groups.save(command.userId, command.body.waitingRoomId, command.body.name);
+  }
+
+  @MessagePattern(ROOMS.deleteGroup)
+  deleteGroup(@Payload() command: GroupCommand) {
+    return this.groups.delete(command.userId, command.groupId);
+  }
+
+  @MessagePattern(ROOMS.removeGroupMember)
+  removeGroupMember(@Payload() command: GroupMemberCommand) {
+    return this.groups.remove(command.userId, command.groupId, command.memberId);
+  }
+
+  @MessagePattern(ROOMS.startGroup)
+  startGroup(@Payload() command: StartGroupCommand, @Ctx() context: StreamsContext) {
+    // The key of a room made by rooms.create, so the room a retry finds is the one it made.
+    const key = commandKey(context, command.userId, command, { groupId: command.groupId });
+    return this.groups.start(command.userId, command.groupId, key);
+  }
+
+  @MessagePattern(ROOMS.invitations)
+  invitations(@Payload() command: UserScoped) {
+    return this.groups.invitations(command.userId);
+  }
+
+  @MessagePattern(ROOMS.dismissInvitation)
+  dismissInvitation(@Payload() command: InvitationCommand) {
+    return this.groups.dismiss(command.userId, command.waitingRoomId);
   }
 
   @MessagePattern(ROOMS.pushKey)

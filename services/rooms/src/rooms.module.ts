@@ -16,10 +16,12 @@ import { Decisions1763900000007 } from './migrations/1763900000007-decisions';
 import { History1763900000008 } from './migrations/1763900000008-history';
 import { Push1763900000009 } from './migrations/1763900000009-push';
 import { PrivateLimits1763900000010 } from './migrations/1763900000010-private-limits';
+import { SavedGroups1763900000011 } from './migrations/1763900000011-saved-groups';
 import { PushService } from './push/push.service';
 import { HistoryService } from './history.service';
 import { DecisionsService } from './decisions.service';
 import { LimitsService } from './limits.service';
+import { GroupsService } from './groups.service';
 import { CommandLog } from './outbox/command-log';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { RoomsHandler } from './rooms.handler';
@@ -41,6 +43,7 @@ export const roomsDatabase = {
     History1763900000008,
     Push1763900000009,
     PrivateLimits1763900000010,
+    SavedGroups1763900000011,
   ],
   // join_room, cast_ballot and the batch rules they share, applied after the migrations (see sql/).
   sqlDir: join(__dirname, 'sql'),
@@ -57,6 +60,7 @@ export const roomsDatabase = {
     HistoryService,
     PushService,
     LimitsService,
+    GroupsService,
     RoomEventsOutbox,
     CommandLog,
   ],

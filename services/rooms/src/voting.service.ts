@@ -126,7 +126,9 @@ export class VotingService {
 
   async start(roomId: string, hostId: string, search: StartRoomDto, key: string): Promise<PlacesAnswer> {
     return this.commands.once(key, async () => {
-      await this.store.transaction((manager) => this.assertHostInState(manager, roomId, hostId, 'waiting'));
+      const { groupId } = await this.store.transaction((manager) =>
+        this.assertHostInState(manager, roomId, hostId, 'waiting'),
+      );
       const { decisionRule, preferNewPlaces, ...nearby } = search;
       // Searched outside the transaction: no row lock is held while a provider answers.
       const wanted = search.maxResultCount ?? MAX_RESULT_COUNT;
@@ -151,8 +153,9 @@ export class VotingService {
         candidates.push(...more.places);
         next = more.nextOffset;
       }
-      // The host's recent picks are marked ("You picked this 12 days ago"), and last if they asked so.
-      const { picks } = await this.history.recentPicks(hostId);
+      // The group's (or else the host's) recent picks are marked ("You picked this 12 days ago"), and
+      // last if they asked so.
+      const { picks } = await this.history.recentPicks(hostId, groupId);
       const pickedAt = new Map(picks.map((p) => [p.placeId, p.pickedAt]));
       const marked = [...new Map(candidates.map((p) => [p.id, p])).values()].map((p) =>
         pickedAt.has(p.id) ? { ...p, lastPickedAt: pickedAt.get(p.id) } : p,

@@ -167,4 +167,37 @@ describe('web push', () => {
     expect(decrypt(forHost[0], hostSub)).toMatchObject({ title: 'The results are in', url: '/results' });
     expect(received.filter((r) => r.path === guestSub.path)).toHaveLength(1);
   });
+
+  it('tells the registered members of a saved group that they are invited again, and not the host', async () => {
+    const host = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Hana Host')).cookie);
+    const max = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Max Member')).cookie);
+    const created = await host.post('/api/v1/waiting-room/create', { userId: 'x', userName: 'Hana' });
+    const code = created.body.waitingRoom.waitingRoomId;
+    await max.patch('/api/v1/waiting-room/join', { waitingRoomId: code, userName: 'Max' });
+    const maxSub = browserSubscription(pushUrl, 'max-invite');
+    const hostSub = browserSubscription(pushUrl, 'hana-invite');
+    expect(
+      (await max.post('/api/v1/waiting-room/push', { waitingRoomId: code, ...maxSub.json })).status,
+    ).toBe(200);
+    expect(
+      (await host.post('/api/v1/waiting-room/push', { waitingRoomId: code, ...hostSub.json })).status,
+    ).toBe(200);
+    const saved = await host.post('/api/v1/groups', { waitingRoomId: code, name: 'Friday lunch' });
+    expect(saved.status).toBe(200);
+    await host.patch('/api/v1/waiting-room/leave', { waitingRoomId: code, userId: created.body.userId });
+
+    const again = await host.post(`/api/v1/groups/${saved.body.groupId}/start`);
+    expect(again.status).toBe(200);
+    await waitFor(() => received.some((r) => r.path === maxSub.path));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const forMax = received.filter((r) => r.path === maxSub.path);
+    expect(forMax).toHaveLength(1);
+    expect(decrypt(forMax[0], maxSub)).toEqual({
+      title: 'Your group is deciding where to eat',
+      body: 'Hana invited you to Friday lunch',
+      url: '/',
+      tag: expect.stringMatching(/^forkvote-.+-invite$/),
+    });
+    expect(received.filter((r) => r.path === hostSub.path)).toHaveLength(0);
+  });
 });

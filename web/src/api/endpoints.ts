@@ -18,6 +18,9 @@ import {
   type JoinRoomAnswer,
   type LimitsAnswer,
   type PrivateLimits,
+  type SavedGroup,
+  type GroupsAnswer,
+  type InvitationsAnswer,
   type LoginDto,
   type NextBatchAnswer,
   type NudgeAnswer,
@@ -132,6 +135,22 @@ export const api = {
     apiFetch<LimitsAnswer>(`/api/v1/waiting-room/limits?waitingRoomId=${encodeURIComponent(waitingRoomId)}`),
   setLimits: (waitingRoomId: string, limits: Partial<PrivateLimits>) =>
     apiFetch<LimitsAnswer>('/api/v1/waiting-room/limits', json('PUT', { waitingRoomId, ...limits })),
+  saveGroup: (waitingRoomId: string, name: string) =>
+    apiFetch<SavedGroup>('/api/v1/groups', json('POST', { waitingRoomId, name })),
+  startGroup: (groupId: string) =>
+    apiCommand<CreateRoomAnswer>(`/api/v1/groups/${encodeURIComponent(groupId)}/start`, json('POST')),
+  deleteGroup: (groupId: string) =>
+    apiFetch<{ message: string }>(`/api/v1/groups/${encodeURIComponent(groupId)}`, json('DELETE')),
+  removeGroupMember: (groupId: string, memberId: number) =>
+    apiFetch<SavedGroup | { left: true }>(
+      `/api/v1/groups/${encodeURIComponent(groupId)}/members/${memberId}`,
+      json('DELETE'),
+    ),
+  dismissInvitation: (waitingRoomId: string) =>
+    apiFetch<{ message: string }>(
+      `/api/v1/me/invitations/${encodeURIComponent(waitingRoomId)}`,
+      json('DELETE'),
+    ),
   plan: (token: string) => apiFetch<PlanView>(`/api/v1/plans/${encodeURIComponent(token)}`),
   /** Discovery: a page of nearby places (the query as GET /api/v1/places/nearby takes it). */
   nearby: (query: URLSearchParams) => apiFetch<PlacesAnswer>(`/api/v1/places/nearby?${query}`),
@@ -148,6 +167,9 @@ export function errorMessage(err: unknown, fallback: string, field: 'message' | 
 
 export const usePublicConfig = () => useSWR<PublicConfig>('/api/v1/config');
 export const useMe = (enabled = true) => useSWR<WireUser>(enabled ? '/api/v1/me' : null);
+export const useGroups = (enabled = true) => useSWR<GroupsAnswer>(enabled ? '/api/v1/groups' : null);
+export const useInvitations = (enabled = true) =>
+  useSWR<InvitationsAnswer>(enabled ? '/api/v1/me/invitations' : null);
 export const useStripeInformation = (enabled = true) =>
   useSWR<StripeInformation>(enabled ? '/api/v1/me/stripe' : null);
 export const usePlaceTypes = () =>

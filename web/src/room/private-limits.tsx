@@ -20,6 +20,41 @@ import { errorMessage, api } from '../api/endpoints';
 import { PlainAlert } from '../components/plain-alert';
 import { useRoom } from './room-context';
 
+/** The menus' choices ('' is no limit), the same in the waiting room and on the profile. */
+export function limitChoices(limits: PrivateLimits | null) {
+  const distances: number[] = [...LIMIT_DISTANCES_METERS];
+  if (limits?.maxDistanceMeters && !distances.includes(limits.maxDistanceMeters))
+    distances.push(limits.maxDistanceMeters);
+  distances.sort((a, b) => a - b);
+  return {
+    diet: [
+      { value: '', label: 'No limit' },
+      ...DIETS.map((diet) => ({ value: diet, label: DIET_LABELS[diet] })),
+    ],
+    price: [
+      { value: '', label: 'Any price' },
+      ...PRICE_FILTER_LEVELS.slice(0, -1).map((level) => ({
+        value: level,
+        label: `Up to ${priceSigns(level)}`,
+      })),
+    ],
+    distance: [
+      { value: '', label: 'Any distance' },
+      ...distances.map((meters) => ({
+        value: String(meters),
+        label: `Within ${limitDistanceLabel(meters)}`,
+      })),
+    ],
+  };
+}
+
+/** A choice's value as the limit it stands for. */
+export const limitOf = {
+  diet: (value: string) => (value || null) as Diet | null,
+  price: (value: string) => (value || null) as PriceLevel | null,
+  distance: (value: string) => (value ? Number(value) : null),
+};
+
 export function PrivateLimitsCard() {
   const { state } = useRoom();
   const code = state.room.waitingRoom?.waitingRoomId;
@@ -66,10 +101,13 @@ export function PrivateLimitsCard() {
     }
   };
 
-  const distances: number[] = [...LIMIT_DISTANCES_METERS];
-  if (limits?.maxDistanceMeters && !distances.includes(limits.maxDistanceMeters))
-    distances.push(limits.maxDistanceMeters);
-  distances.sort((a, b) => a - b);
+  const choices = limitChoices(limits);
+  const options = (list: { value: string; label: string }[]) =>
+    list.map((o) => (
+      <option key={o.value} value={o.value}>
+        {o.label}
+      </option>
+    ));
 
   return (
     <section
@@ -89,14 +127,9 @@ export function PrivateLimitsCard() {
           <select
             value={limits?.diet ?? ''}
             disabled={!limits || busy}
-            onChange={(e) => void change({ diet: (e.target.value || null) as Diet | null })}
+            onChange={(e) => void change({ diet: limitOf.diet(e.target.value) })}
           >
-            <option value="">No limit</option>
-            {DIETS.map((diet) => (
-              <option key={diet} value={diet}>
-                {DIET_LABELS[diet]}
-              </option>
-            ))}
+            {options(choices.diet)}
           </select>
         </label>
         <label className="fv-limit">
@@ -104,14 +137,9 @@ export function PrivateLimitsCard() {
           <select
             value={limits?.maxPriceLevel ?? ''}
             disabled={!limits || busy}
-            onChange={(e) => void change({ maxPriceLevel: (e.target.value || null) as PriceLevel | null })}
+            onChange={(e) => void change({ maxPriceLevel: limitOf.price(e.target.value) })}
           >
-            <option value="">Any price</option>
-            {PRICE_FILTER_LEVELS.slice(0, -1).map((level) => (
-              <option key={level} value={level}>
-                Up to {priceSigns(level)}
-              </option>
-            ))}
+            {options(choices.price)}
           </select>
         </label>
         <label className="fv-limit">
@@ -119,16 +147,9 @@ export function PrivateLimitsCard() {
           <select
             value={limits?.maxDistanceMeters ?? ''}
             disabled={!limits || busy}
-            onChange={(e) =>
-              void change({ maxDistanceMeters: e.target.value ? Number(e.target.value) : null })
-            }
+            onChange={(e) => void change({ maxDistanceMeters: limitOf.distance(e.target.value) })}
           >
-            <option value="">Any distance</option>
-            {distances.map((meters) => (
-              <option key={meters} value={meters}>
-                Within {limitDistanceLabel(meters)}
-              </option>
-            ))}
+            {options(choices.distance)}
           </select>
         </label>
       </div>

@@ -66,6 +66,8 @@ export interface RoomContextValue {
   state: RoomState;
   dispatch: (action: RoomAction) => void;
   create: (userName: string) => Promise<boolean>;
+  /** Opens a room for a saved group (its owner), inviting its registered members. */
+  startGroup: (groupId: string) => Promise<boolean>;
   join: (waitingRoomId: string, userName: string) => Promise<boolean>;
   /** Leaves the room; `notice` is shown once the person is out (at home). */
   /** Leaves the room; `beforeLeft` runs once the server has it, before the room state empties. */
@@ -128,6 +130,18 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     },
     [auth.payload?.userId],
   );
+
+  const startGroup = useCallback(async (groupId: string) => {
+    dispatch({ type: 'createStarted' });
+    try {
+      const answer = await api.startGroup(groupId);
+      dispatch({ type: 'created', ...answer });
+      return true;
+    } catch (err) {
+      dispatch({ type: 'failed', target: 'room', error: errorMessage(err, ROOM_MESSAGES.failedCreate) });
+      return false;
+    }
+  }, []);
 
   const join = useCallback(
     async (waitingRoomId: string, userName: string) => {
@@ -243,8 +257,21 @@ export function RoomProvider({ children }: { children: ReactNode }) {
   const decisions = useDecisions(dispatch, stateRef);
 
   const value = useMemo(
-    () => ({ state, dispatch, create, join, leave, start, vote, nextBatch, reconnect, nudge, ...decisions }),
-    [state, create, join, leave, start, vote, nextBatch, reconnect, nudge, decisions],
+    () => ({
+      state,
+      dispatch,
+      create,
+      startGroup,
+      join,
+      leave,
+      start,
+      vote,
+      nextBatch,
+      reconnect,
+      nudge,
+      ...decisions,
+    }),
+    [state, create, startGroup, join, leave, start, vote, nextBatch, reconnect, nudge, decisions],
   );
   return <RoomContext.Provider value={value}>{children}</RoomContext.Provider>;
 }
@@ -311,6 +338,8 @@ const EVENT_ACTIONS: {
     pick: { batchIndex: data.batchIndex, placeId: data.placeId, candidates: data.candidates },
     reveal: data.sentAt === undefined || serverNow - data.sentAt < PICK_REVEAL_FRESH_MS,
   }),
+  // For the invitees' notifications; the room itself has nothing to show of it.
+  [ROOM_EVENTS.groupInvited]: () => null,
 };
 
 /** A draw heard later than this after it was made is shown without the reveal. */

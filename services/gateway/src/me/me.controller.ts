@@ -1,12 +1,14 @@
-import { Body, Controller, Get, Inject, Patch, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Param, Patch, Query, UseGuards } from '@nestjs/common';
 import { ApiCall, ApiQueryOf, SESSION } from '../api-docs';
 import { ClientProxy } from '@nestjs/microservices';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   AUTH,
   BILLING,
   HistoryPage,
   HistoryQueryDto,
+  InvitationParams,
+  InvitationsAnswer,
   ROOMS,
   SessionClaims,
   StripeInformation,
@@ -39,6 +41,26 @@ export class MeController {
   @ApiCall('Billing information: the subscription and the customer portal address.', 'StripeInformation')
   stripe(@Session() session: SessionClaims): Promise<StripeInformation> {
     return callService(this.services, BILLING.stripeInformation, { userId: session.sub });
+  }
+
+  @Get('invitations')
+  @ApiCall(
+    'Open rooms the signed-in user was invited to by a saved group, newest first.',
+    'InvitationsAnswer',
+  )
+  invitations(@Session() session: SessionClaims): Promise<InvitationsAnswer> {
+    return callService(this.services, ROOMS.invitations, { userId: session.sub });
+  }
+
+  @Delete('invitations/:waitingRoomId')
+  @ApiCall('Dismisses an invitation (the room stays open to join with its code).', 'Message')
+  @ApiParam({ name: 'waitingRoomId', example: 'ABC123' })
+  async dismissInvitation(@Session() session: SessionClaims, @Param() params: InvitationParams) {
+    await callService(this.services, ROOMS.dismissInvitation, {
+      userId: session.sub,
+      waitingRoomId: params.waitingRoomId,
+    });
+    return { message: 'Invitation dismissed.' };
   }
 
   @Get('history')

@@ -472,7 +472,7 @@ export class WaitingRoomController {
  * the first time instead of acting again. Optional; without it a command is still safe against the
  * transport redelivering it.
  */
-function idempotencyKey(req: Request): string | undefined {
+export function idempotencyKey(req: Request): string | undefined {
   const key = req.headers['idempotency-key'];
   if (key === undefined) return undefined;
   if (typeof key !== 'string' || !isUUID(key)) throw new BadRequestException(ROOM_MESSAGES.badIdempotencyKey);

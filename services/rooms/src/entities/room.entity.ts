@@ -41,6 +41,10 @@ export class Room {
   @Column({ name: 'left_out_by_limits', type: 'integer', default: 0 })
   leftOutByLimits: number;
 
+  /** The saved group the room was started with, if any (docs/groups.md). */
+  @Column({ name: 'group_id', type: 'uuid', nullable: true })
+  groupId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -4,6 +4,7 @@ import {
   headlineFor,
   HoldoutQuestion,
   holdoutQuestionText,
+  invitationText,
   PUSH_MESSAGES,
   PushMessage,
   PushSubscriptionDto,
@@ -33,6 +34,14 @@ interface Notice {
   only?: string[];
   /** The host caused it (start, asking the holdouts). */
   exceptHost?: boolean;
+  /** To the people the room invited (not members yet), on every browser they allowed in any room. */
+  invitees?: boolean;
+}
+
+interface PushTarget {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
 }
 
 /** How long a push service keeps an undelivered notification (the moment has passed after that). */
@@ -86,15 +95,17 @@ export class PushService {
 
   private async send(notices: Notice[]): Promise<void> {
     for (const notice of notices) {
-      const targets = (await this.dataSource.query(
-        `SELECT s.endpoint, s.p256dh, s.auth FROM "rooms"."push_subscriptions" s
+      const targets = notice.invitees
+        ? await this.invitees(notice.roomId)
+        : ((await this.dataSource.query(
+            `SELECT s.endpoint, s.p256dh, s.auth FROM "rooms"."push_subscriptions" s
            JOIN "rooms"."members" m ON m.room_id = s.room_id AND m.user_id = s.user_id AND m.left_at IS NULL
            JOIN "rooms"."rooms" r ON r.id = s.room_id
           WHERE s.room_id = $1 AND ($2::varchar IS NULL OR s.user_id <> $2)
             AND ($3::varchar[] IS NULL OR s.user_id = ANY($3))
             AND NOT ($4 AND s.user_id = r.created_by_user_id)`,
-        [notice.roomId, notice.except ?? null, notice.only ?? null, notice.exceptHost ?? false],
-      )) as { endpoint: string; p256dh: string; auth: string }[];
+            [notice.roomId, notice.except ?? null, notice.only ?? null, notice.exceptHost ?? false],
+          )) as PushTarget[]);
       if (targets.length === 0) continue;
       // Claimed before sending: at most once per event and subscription, even when the event is published
       // again (a relay that died before marking it) or two relays overlap.
@@ -108,7 +119,19 @@ export class PushService {
     }
   }
 
-  private async sendOne(notice: Notice, target: { endpoint: string; p256dh: string; auth: string }) {
+  /** The browsers of the people a room invited: each subscription they gave, in any room, once. */
+  private async invitees(roomId: string): Promise<PushTarget[]> {
+    return (await this.dataSource.query(
+      `SELECT DISTINCT ON (s.endpoint) s.endpoint, s.p256dh, s.auth
+         FROM "rooms"."invitations" i
+         JOIN "rooms"."push_subscriptions" s ON s.user_id = i.user_id
+        WHERE i.room_id = $1 AND i.dismissed_at IS NULL
+        ORDER BY s.endpoint, s.created_at DESC`,
+      [roomId],
+    )) as PushTarget[];
+  }
+
+  private async sendOne(notice: Notice, target: PushTarget) {
     try {
       await webPush.sendNotification(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
@@ -184,6 +207,21 @@ function noticesOf(row: PublishedRow): Notice[] {
           tag: `forkvote-${row.room_id}-holdout`,
         },
       }));
+    }
+    case ROOM_EVENTS.groupInvited: {
+      const { groupName, hostName } = data as { groupName: string; hostName: string };
+      return [
+        {
+          ...base,
+          invitees: true,
+          message: {
+            title: 'Your group is deciding where to eat',
+            body: invitationText(hostName, groupName),
+            url: '/',
+            tag: `forkvote-${row.room_id}-invite`,
+          },
+        },
+      ];
     }
     default:
       return [];

@@ -5,6 +5,7 @@ import { useAuth } from '../../auth/auth-context';
 import { CopyFeedback } from '../../components/copy-feedback';
 import { useRoom } from '../../room/room-context';
 import { useCopyInvite } from '../../room/use-copy-invite';
+import { InvitationCards } from '../../room/saved-groups';
 
 /*
  * Plain markup only: the home page is most people's first load, and loads none of antd.
@@ -73,6 +74,7 @@ export function HomePage() {
 
   return (
     <div className="fv-page">
+      {!state.room.waitingRoom && <InvitationCards />}
       {state.room.waitingRoom ? (
         <SessionCard />
       ) : (

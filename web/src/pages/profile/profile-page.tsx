@@ -1,11 +1,13 @@
 import {
   defaultTypeFilter,
   MESSAGES,
+  NO_LIMITS,
   PLAN_CATALOG,
   PLANS,
   ZIPCODE_PATTERN,
   type TypeFilter,
   type Plan,
+  type PrivateLimits,
 } from '@forkvote/contracts';
 import {
   Alert,
@@ -16,6 +18,7 @@ import {
   Form,
   Input,
   Radio,
+  Select,
   Skeleton,
   Space,
   Tabs,
@@ -29,6 +32,8 @@ import { FormStatusAlert, useFormStatus } from '../../components/form-status';
 import { TypeFilterEditor } from '../../components/type-filter-editor';
 import { planPriceLabel } from '../static/pricing-page';
 import { HistoryTab } from './history-tab';
+import { StartWithGroupList } from '../../room/saved-groups';
+import { limitChoices, limitOf } from '../../room/private-limits';
 import { billingView } from './billing-view';
 
 const formatDate = (d: Date | null) =>
@@ -39,6 +44,7 @@ interface Draft {
   defaultZipcode: string;
   contactMeForUserFeedback: boolean;
   filter: TypeFilter;
+  limits: PrivateLimits;
 }
 
 export function ProfilePage() {
@@ -57,6 +63,7 @@ export function ProfilePage() {
             defaultZipcode: me.defaultZipcode ?? '',
             contactMeForUserFeedback: me.contactMeForUserFeedback,
             filter: defaultTypeFilter(me),
+            limits: me.limits ?? NO_LIMITS,
           }
         : null,
     [me],
@@ -80,6 +87,7 @@ export function ProfilePage() {
           contactMeForUserFeedback: draft.contactMeForUserFeedback,
           restaurantTypesToInclude: included,
           restaurantTypesToExclude: draft.filter.excluded,
+          limits: draft.limits,
         }),
         { revalidate: false },
       );
@@ -166,14 +174,16 @@ export function ProfilePage() {
                     value={draft.filter}
                     onChange={(filter) => setDraft({ ...draft, filter })}
                   />
+                  <LimitsEditor value={draft.limits} onChange={(limits) => setDraft({ ...draft, limits })} />
                 </div>
               ),
             },
             { key: 'history', label: 'History', children: <HistoryTab /> },
+            { key: 'groups', label: 'Groups', children: <StartWithGroupList manage /> },
           ]}
         />
-        {/* Nothing on the billing or history tab is edited here. */}
-        {tab !== 'billing' && tab !== 'history' && (
+        {/* Nothing on the billing, history or groups tab is edited here. */}
+        {tab !== 'billing' && tab !== 'history' && tab !== 'groups' && (
           <Space className="fv-save-row">
             <Button type="primary" onClick={save} disabled={!changed || !valid} loading={saving}>
               Save Changes
@@ -183,6 +193,53 @@ export function ProfilePage() {
         )}
       </Card>
     </div>
+  );
+}
+
+/** Private limits (docs/groups.md): applied in every session until changed in its waiting room. */
+function LimitsEditor({
+  value,
+  onChange,
+}: {
+  value: PrivateLimits;
+  onChange: (limits: PrivateLimits) => void;
+}) {
+  const choices = limitChoices(value);
+  const field = (
+    label: string,
+    id: string,
+    options: { value: string; label: string }[],
+    current: string,
+    set: (v: string) => void,
+  ) => (
+    <Form.Item label={label} htmlFor={id}>
+      <Select id={id} value={current} options={options} onChange={set} />
+    </Form.Item>
+  );
+  return (
+    <section className="fv-profile-limits" aria-labelledby="profile-limits-title">
+      <Typography.Title level={2} id="profile-limits-title" className="fv-profile-limits-title">
+        Private limits
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">
+        Only you see these. In every session you join, places that don’t fit them are left out before voting.
+      </Typography.Paragraph>
+      <Form layout="vertical" className="fv-limits-form">
+        {field('Diet', 'profile-diet', choices.diet, value.diet ?? '', (v) =>
+          onChange({ ...value, diet: limitOf.diet(v) }),
+        )}
+        {field('Highest price', 'profile-price', choices.price, value.maxPriceLevel ?? '', (v) =>
+          onChange({ ...value, maxPriceLevel: limitOf.price(v) }),
+        )}
+        {field(
+          'Longest distance',
+          'profile-distance',
+          choices.distance,
+          value.maxDistanceMeters ? String(value.maxDistanceMeters) : '',
+          (v) => onChange({ ...value, maxDistanceMeters: limitOf.distance(v) }),
+        )}
+      </Form>
+    </section>
   );
 }
 

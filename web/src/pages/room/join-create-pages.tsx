@@ -6,6 +6,7 @@ import { PlainAlert } from '../../components/plain-alert';
 import { PlainButton } from '../../components/plain-button';
 import { Field, FormCard, PlainForm } from '../../components/plain-form';
 import { useRoom } from '../../room/room-context';
+import { StartWithGroupList } from '../../room/saved-groups';
 
 /*
  * The join page is where a guest on a phone first lands, so it is built light: plain markup, no antd (its
@@ -67,13 +68,21 @@ function useNameField() {
 }
 
 /** The join and create forms' frame: the page's h1, and the room call's error in a red box (SPEC §2). */
-function RoomForm(props: { title: string; error: string | null; onSubmit: () => void; children: ReactNode }) {
+function RoomForm(props: {
+  title: string;
+  error: string | null;
+  onSubmit: () => void;
+  children: ReactNode;
+  /** Below the form, outside it (its buttons submit nothing). */
+  after?: ReactNode;
+}) {
   return (
     <FormCard title={props.title}>
       {props.error && (
         <PlainAlert type="error" message={props.error} className="fv-form-alert" role="alert" />
       )}
       <PlainForm onSubmit={props.onSubmit}>{props.children}</PlainForm>
+      {props.after}
     </FormCard>
   );
 }
@@ -143,7 +152,12 @@ export function CreateSessionPage() {
     if (userName && (await create(userName))) navigate('/waiting-room');
   };
   return (
-    <RoomForm title="Create a New Session" error={state.room.error} onSubmit={() => void submit()}>
+    <RoomForm
+      title="Create a New Session"
+      error={state.room.error}
+      onSubmit={() => void submit()}
+      after={<StartWithGroupList />}
+    >
       {name.field}
       <PlainButton type="primary" htmlType="submit" block size="large" loading={state.room.isLoading}>
         Create Session

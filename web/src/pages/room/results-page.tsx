@@ -17,6 +17,7 @@ import { PlainButton } from '../../components/plain-button';
 import { ConnectionStatus } from '../../room/connection-status';
 import { HoldoutPanel, PickButton, PickReveal, RuleLine, SharePlan } from '../../room/decision-parts';
 import { leaveAndGoHome, useRoom } from '../../room/room-context';
+import { SaveGroupForm } from '../../room/saved-groups';
 import { useRoomNavigation } from './use-room-navigation';
 
 /*
@@ -178,6 +179,7 @@ export function ResultsPage() {
       {state.room.error && (
         <PlainAlert type="error" message={state.room.error} className="fv-form-alert" role="alert" />
       )}
+      <SaveGroupForm />
       <PlainButton
         type="danger"
         className="fv-more"

@@ -1,0 +1,160 @@
+import { Browser, expect, Page, test } from '@playwright/test';
+import { axeProblems, guestJoins, registerByApi, shot, uniqueEmail } from './helpers';
+
+/**
+ * Groups that come back, in the browser: private limits set by a guest on a phone (only a count reaches
+ * the host), and a saved group started again whose member finds "Hana invited you to Friday lunch" on the
+ * home page and joins from it. At 1280 and 390 wide.
+ */
+async function signedIn(browser: Browser, baseURL: string, name: string) {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const email = uniqueEmail(name.toLowerCase());
+  await registerByApi(context, name, email);
+  const login = await context.request.post('/api/v1/auth/login', {
+    data: { email, password: 'secret12', rememberMe: false },
+  });
+  expect(login.status()).toBe(200);
+  return { context, page: await context.newPage() };
+}
+
+async function vote(page: Page, yes: number) {
+  const cards = page.getByTestId('place-card');
+  await expect(cards).toHaveCount(5);
+  for (let i = 0; i < 5; i++)
+    await cards
+      .nth(i)
+      .getByText(i === yes ? 'Yes' : 'No', { exact: true })
+      .click();
+  await page.getByRole('button', { name: 'Submit Votes' }).click();
+}
+
+test('a guest sets private limits on a phone, and the host sees only how many places they left out', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const host = await signedIn(browser, baseURL!, 'Hana');
+  const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, hasTouch: true });
+  try {
+    await host.page.goto('/create-session');
+    await host.page.getByRole('button', { name: 'Create Session' }).click();
+    const vera = await guestJoins(phone, host.page, 'Vera');
+    const card = vera.getByRole('region', { name: 'Your private limits' });
+    await expect(card).toContainText('Only you see these');
+    await card.getByLabel('Diet').selectOption('vegan');
+    await expect(card.getByRole('status')).toHaveText('Your limits are saved. Only you can see them.');
+    await card.getByLabel('Longest distance').selectOption({ label: 'Within 2 miles (3.2 km)' });
+    await expect(card.getByLabel('Longest distance')).toHaveValue('3219');
+    await shot(vera, 'limits-390');
+    expect(await axeProblems(vera), 'the waiting room with limits at 390').toEqual([]);
+    // The host's waiting room has its own (empty) limits: nothing of Vera's.
+    const hostCard = host.page.getByRole('region', { name: 'Your private limits' });
+    await expect(hostCard.getByLabel('Diet')).toHaveValue('');
+    await shot(host.page, 'limits-1280');
+
+    await host.page.getByRole('textbox', { name: 'Zip code' }).fill('10001');
+    await host.page.getByRole('button', { name: 'Start voting' }).click();
+    await expect(host.page).toHaveURL(/\/voting$/, { timeout: 15_000 });
+    await expect(host.page.getByTestId('left-out')).toHaveText(/^\d+ places? left out by private limits$/);
+    await shot(host.page, 'limits-host-count-1280');
+    await expect(vera).toHaveURL(/\/voting$/, { timeout: 15_000 });
+    await expect(vera.getByTestId('place-card').first()).toBeVisible();
+    await expect(vera.getByTestId('left-out')).toHaveCount(0);
+  } finally {
+    await Promise.all([host.context.close(), phone.close()]);
+  }
+});
+
+test('a saved group started again: the member’s home page invites them, and Join takes them in', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  const host = await signedIn(browser, baseURL!, 'Hana');
+  const member = await signedIn(browser, baseURL!, 'Max');
+  try {
+    await host.page.goto('/create-session');
+    await host.page.getByRole('button', { name: 'Create Session' }).click();
+    const code = (await host.page.getByTestId('room-code').textContent())!.trim();
+    await member.page.goto(`/join-session?waitingRoomId=${code}`);
+    await member.page.getByRole('button', { name: 'Join Session' }).click();
+    await expect(host.page.getByText('People in the session (2)')).toBeVisible();
+    await host.page.getByRole('textbox', { name: 'Zip code' }).fill('10001');
+    await host.page.getByRole('button', { name: 'Start voting' }).click();
+    await expect(member.page).toHaveURL(/\/voting$/, { timeout: 15_000 });
+    await vote(host.page, 1);
+    await vote(member.page, 1);
+    await expect(host.page.getByTestId('results-headline')).toHaveText('We have a unanimous winner!');
+
+    // Save this group (the host only).
+    await expect(member.page.getByRole('region', { name: 'Save this group' })).toHaveCount(0);
+    const save = host.page.getByRole('region', { name: 'Save this group' });
+    await save.getByRole('textbox').fill('Friday lunch');
+    await save.getByRole('button', { name: 'Save group' }).click();
+    await expect(save.getByRole('status')).toContainText('Saved “Friday lunch”');
+    await host.page.getByRole('button', { name: 'Close Session' }).click();
+    await host.page.getByRole('dialog').getByRole('button', { name: 'Close Session' }).click();
+    await expect(host.page).toHaveURL(/\/$/);
+    await expect(member.page).toHaveURL(/\/$/, { timeout: 15_000 });
+
+    // Start with this group, from the create page.
+    await host.page.goto('/create-session');
+    const group = host.page.getByTestId('saved-group').filter({ hasText: 'Friday lunch' });
+    await expect(group).toContainText('Max');
+    await shot(host.page, 'create-with-group-1280');
+    await group.getByRole('button', { name: 'Start with this group' }).click();
+    await expect(host.page).toHaveURL(/\/waiting-room$/);
+    const newCode = (await host.page.getByTestId('room-code').textContent())!.trim();
+    expect(newCode).not.toBe(code);
+
+    // The member's home page: the invitation, at 1280 and on a phone; Join takes them in.
+    await member.page.goto('/');
+    const invite = member.page.getByTestId('invitation-card');
+    await expect(invite).toContainText('Hana invited you to Friday lunch');
+    await shot(member.page, 'invitation-1280');
+    expect(await axeProblems(member.page), 'the home page with an invitation').toEqual([]);
+    await member.page.setViewportSize({ width: 390, height: 844 });
+    await shot(member.page, 'invitation-390');
+    await invite.getByRole('button', { name: 'Join' }).click();
+    await expect(member.page).toHaveURL(/\/waiting-room$/);
+    await expect(host.page.getByText('People in the session (2)')).toBeVisible();
+    await member.page.goto('/');
+    await expect(member.page.getByTestId('invitation-card')).toHaveCount(0);
+
+    // The profile's Groups tab: the host manages, the member can leave.
+    await host.page.goto('/profile');
+    await host.page.getByRole('tab', { name: 'Groups' }).click();
+    await expect(host.page.getByTestId('saved-group')).toContainText('Friday lunch');
+    await expect(host.page.getByRole('button', { name: 'Remove Max from Friday lunch' })).toBeVisible();
+    await shot(host.page, 'groups-tab-1280');
+    expect(await axeProblems(host.page), 'the Groups tab').toEqual([]);
+    // Deleting asks first; keeping it changes nothing.
+    await host.page.getByRole('button', { name: 'Delete group' }).click();
+    await expect(host.page.getByRole('group', { name: 'Delete Friday lunch?' })).toBeVisible();
+    await host.page.getByRole('button', { name: 'Keep it' }).click();
+    await expect(host.page.getByTestId('saved-group')).toHaveCount(1);
+    await member.page.goto('/profile');
+    await member.page.getByRole('tab', { name: 'Groups' }).click();
+    await member.page.getByRole('button', { name: 'Leave group' }).click();
+    await expect(member.page.getByTestId('no-groups')).toBeVisible();
+    await shot(member.page, 'groups-tab-390');
+
+    // Private limits kept with the profile's preferences, for every next session.
+    const preferences = member.page.getByRole('tab', { name: 'Restaurant Preferences' });
+    await preferences.click();
+    await expect(preferences).toHaveAttribute('aria-selected', 'true');
+    await member.page.getByRole('combobox', { name: 'Diet' }).click();
+    await member.page.locator('.ant-select-item-option').filter({ hasText: 'Vegetarian' }).click();
+    await member.page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(member.page.getByText('Changes saved successfully')).toBeVisible();
+    await shot(member.page, 'profile-limits-390');
+    const me = await member.context.request.get('/api/v1/me');
+    expect((await me.json()).limits).toEqual({
+      diet: 'vegetarian',
+      maxPriceLevel: null,
+      maxDistanceMeters: null,
+    });
+  } finally {
+    await Promise.all([host.context.close(), member.context.close()]);
+  }
+});

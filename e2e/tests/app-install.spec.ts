@@ -60,3 +60,39 @@ test('installable, and a reload without a network opens the app from its shell',
     rmSync(profile, { recursive: true, force: true });
   }
 });
+
+/**
+ * The first-load budget: a phone opening an invite link (/join-session) fetches at most 200 KB of scripts as
+ * they travel (compressed), the service worker's own script included. Bytes, not time: the same build
+ * gives the same figure on any machine.
+ */
+test('the first load of /join-session stays within 200 KB of compressed JavaScript', async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+  });
+  try {
+    const page = await context.newPage();
+    const scripts: Promise<{ url: string; bytes: number }>[] = [];
+    page.on('requestfinished', (request) => {
+      if (request.resourceType() === 'script' || /\.m?js(\?|$)/.test(request.url()))
+        scripts.push(request.sizes().then((s) => ({ url: request.url(), bytes: s.responseBodySize })));
+    });
+    await page.goto('/join-session?waitingRoomId=ABC123');
+    await expect(page.getByRole('button', { name: 'Join Session' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const loaded = await Promise.all(scripts);
+    const total = loaded.reduce((sum, s) => sum + s.bytes, 0);
+    console.log(
+      `first load of /join-session: ${loaded.length} scripts, ${Math.round(total / 1024)} KB compressed`,
+    );
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(total, loaded.map((s) => `${s.url} ${s.bytes}`).join('\n')).toBeLessThanOrEqual(200 * 1024);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,33 +1,11 @@
-import { Browser, expect, Page, test } from '@playwright/test';
-import { axeProblems, guestJoins, registerByApi, shot, uniqueEmail } from './helpers';
+import { expect, test } from '@playwright/test';
+import { axeProblems, guestJoins, shot, signedIn, votingTogether, voteYesTo } from './helpers';
 
 /**
  * Groups that come back, in the browser: private limits set by a guest on a phone (only a count reaches
  * the host), and a saved group started again whose member finds "Hana invited you to Friday lunch" on the
  * home page and joins from it. At 1280 and 390 wide.
  */
-async function signedIn(browser: Browser, baseURL: string, name: string) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  const email = uniqueEmail(name.toLowerCase());
-  await registerByApi(context, name, email);
-  const login = await context.request.post('/api/v1/auth/login', {
-    data: { email, password: 'secret12', rememberMe: false },
-  });
-  expect(login.status()).toBe(200);
-  return { context, page: await context.newPage() };
-}
-
-async function vote(page: Page, yes: number) {
-  const cards = page.getByTestId('place-card');
-  await expect(cards).toHaveCount(5);
-  for (let i = 0; i < 5; i++)
-    await cards
-      .nth(i)
-      .getByText(i === yes ? 'Yes' : 'No', { exact: true })
-      .click();
-  await page.getByRole('button', { name: 'Submit Votes' }).click();
-}
-
 test('a guest sets private limits on a phone, and the host sees only how many places they left out', async ({
   browser,
   baseURL,
@@ -73,17 +51,9 @@ test('a saved group started again: the member’s home page invites them, and Jo
   const host = await signedIn(browser, baseURL!, 'Hana');
   const member = await signedIn(browser, baseURL!, 'Max');
   try {
-    await host.page.goto('/create-session');
-    await host.page.getByRole('button', { name: 'Create Session' }).click();
-    const code = (await host.page.getByTestId('room-code').textContent())!.trim();
-    await member.page.goto(`/join-session?waitingRoomId=${code}`);
-    await member.page.getByRole('button', { name: 'Join Session' }).click();
-    await expect(host.page.getByText('People in the session (2)')).toBeVisible();
-    await host.page.getByRole('textbox', { name: 'Zip code' }).fill('10001');
-    await host.page.getByRole('button', { name: 'Start voting' }).click();
-    await expect(member.page).toHaveURL(/\/voting$/, { timeout: 15_000 });
-    await vote(host.page, 1);
-    await vote(member.page, 1);
+    const code = await votingTogether(host.page, member.page);
+    await voteYesTo(host.page, 1);
+    await voteYesTo(member.page, 1);
     await expect(host.page.getByTestId('results-headline')).toHaveText('We have a unanimous winner!');
 
     // Save this group (the host only).

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { BrowserContext, expect, Page } from '@playwright/test';
+import { Browser, BrowserContext, expect, Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -77,6 +77,47 @@ export async function registerByApi(
   });
   const { stripeCheckoutUrl } = await registered.json();
   await context.request.post(`${stripeCheckoutUrl}/complete`, { maxRedirects: 0 });
+}
+
+/** A registered, subscribed and signed-in user in a context of their own, at 1280 wide. */
+export async function signedIn(browser: Browser, baseURL: string, name: string) {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const email = uniqueEmail(name.toLowerCase());
+  await registerByApi(context, name, email);
+  const login = await context.request.post('/api/v1/auth/login', {
+    data: { email, password: 'secret12', rememberMe: false },
+  });
+  expect(login.status()).toBe(200);
+  return { context, page: await context.newPage() };
+}
+
+/**
+ * The host creates a session, the member joins it by its link, the host starts voting near 10001; answers
+ * the room's code once both are on the voting page.
+ */
+export async function votingTogether(host: Page, member: Page): Promise<string> {
+  await host.goto('/create-session');
+  await host.getByRole('button', { name: 'Create Session' }).click();
+  const code = (await host.getByTestId('room-code').textContent())!.trim();
+  await member.goto(`/join-session?waitingRoomId=${code}`);
+  await member.getByRole('button', { name: 'Join Session' }).click();
+  await expect(host.getByText('People in the session (2)')).toBeVisible();
+  await host.getByRole('textbox', { name: 'Zip code' }).fill('10001');
+  await host.getByRole('button', { name: 'Start voting' }).click();
+  await expect(member).toHaveURL(/\/voting$/, { timeout: 15_000 });
+  return code;
+}
+
+/** Votes on the batch's five cards: yes to the one at `yes`, no to the rest, and submits. */
+export async function voteYesTo(page: Page, yes: number) {
+  const cards = page.getByTestId('place-card');
+  await expect(cards).toHaveCount(5);
+  for (let i = 0; i < 5; i++)
+    await cards
+      .nth(i)
+      .getByText(i === yes ? 'Yes' : 'No', { exact: true })
+      .click();
+  await page.getByRole('button', { name: 'Submit Votes' }).click();
 }
 
 /** A guest in `context` joins, by the invite link, the room `hostPage` shows; waits until the host sees them. */

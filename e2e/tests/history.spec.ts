@@ -1,32 +1,10 @@
-import { Browser, expect, Page, test } from '@playwright/test';
-import { axeProblems, registerByApi, shot, uniqueEmail } from './helpers';
+import { expect, test } from '@playwright/test';
+import { axeProblems, shot, signedIn, votingTogether, voteYesTo } from './helpers';
 
 /**
  * Groups that come back: a registered member finds a closed session on the profile's History tab (at 1280
  * and 390 wide), and the place it chose is marked on the host's next ballot.
  */
-async function signedIn(browser: Browser, baseURL: string, name: string) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  const email = uniqueEmail(name.toLowerCase());
-  await registerByApi(context, name, email);
-  const login = await context.request.post('/api/v1/auth/login', {
-    data: { email, password: 'secret12', rememberMe: false },
-  });
-  expect(login.status()).toBe(200);
-  return { context, page: await context.newPage() };
-}
-
-async function vote(page: Page, yes: number) {
-  const cards = page.getByTestId('place-card');
-  await expect(cards).toHaveCount(5);
-  for (let i = 0; i < 5; i++)
-    await cards
-      .nth(i)
-      .getByText(i === yes ? 'Yes' : 'No', { exact: true })
-      .click();
-  await page.getByRole('button', { name: 'Submit Votes' }).click();
-}
-
 test('a closed session is in the members’ history, and its winner is marked next time', async ({
   browser,
   baseURL,
@@ -35,18 +13,10 @@ test('a closed session is in the members’ history, and its winner is marked ne
   const host = await signedIn(browser, baseURL!, 'Hana');
   const member = await signedIn(browser, baseURL!, 'Max');
   try {
-    await host.page.goto('/create-session');
-    await host.page.getByRole('button', { name: 'Create Session' }).click();
-    const code = (await host.page.getByTestId('room-code').textContent())!.trim();
-    await member.page.goto(`/join-session?waitingRoomId=${code}`);
-    await member.page.getByRole('button', { name: 'Join Session' }).click();
-    await expect(host.page.getByText('People in the session (2)')).toBeVisible();
-    await host.page.getByRole('textbox', { name: 'Zip code' }).fill('10001');
-    await host.page.getByRole('button', { name: 'Start voting' }).click();
-    await expect(member.page).toHaveURL(/\/voting$/, { timeout: 15_000 });
+    await votingTogether(host.page, member.page);
     const winner = (await member.page.getByTestId('place-card').nth(2).locator('h2').textContent())!.trim();
-    await vote(host.page, 2);
-    await vote(member.page, 2);
+    await voteYesTo(host.page, 2);
+    await voteYesTo(member.page, 2);
     await expect(member.page.getByTestId('results-headline')).toHaveText('We have a unanimous winner!');
     await host.page.getByRole('button', { name: 'Close Session' }).click();
     await host.page.getByRole('dialog').getByRole('button', { name: 'Close Session' }).click();

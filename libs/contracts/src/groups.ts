@@ -1,9 +1,10 @@
 /** Saved groups' request bodies (rules, texts and answers in group-rules.ts). */
 import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsString, IsUUID, MaxLength, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsString, IsUUID, Min } from 'class-validator';
+import { MESSAGES } from './messages';
 import { GROUP_MESSAGES, GROUP_NAME_MAX } from './group-rules';
 import { WaitingRoomIdField } from './rooms';
-import { Trim } from './validation';
+import { Text, Trim } from './validation';
 
 export * from './group-rules';
 
@@ -15,7 +16,13 @@ export class SaveGroupDto {
   @Trim()
   @IsString({ message: GROUP_MESSAGES.nameRequired })
   @IsNotEmpty({ message: GROUP_MESSAGES.nameRequired })
-  @MaxLength(GROUP_NAME_MAX, { message: GROUP_MESSAGES.nameTooLong })
+  // One line of at most GROUP_NAME_MAX characters (code points, as the column counts them).
+  @Text(GROUP_NAME_MAX, {
+    message: ({ value }) =>
+      typeof value === 'string' && [...value].length > GROUP_NAME_MAX
+        ? GROUP_MESSAGES.nameTooLong
+        : MESSAGES.controlCharacters,
+  })
   name: string;
 }
 

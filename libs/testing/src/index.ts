@@ -179,6 +179,20 @@ export class Participant {
     return this.send(request(this.baseUrl).patch(path).send(body), headers);
   }
 
+  /**
+   * Opens a waiting room as its host (a signed-in participant whose plan allows hosting), and waits until
+   * its first event is relayed. Answers its code, the host's id and bearer token, and the header to send it.
+   */
+  async openRoom(userName: string) {
+    const created = await this.post('/api/v1/waiting-room/create', { userId: 'x', userName });
+    if (created.status !== 200) throw new Error(`create answered ${created.status}: ${created.text}`);
+    const code = created.body.waitingRoom.waitingRoomId as string;
+    const hostId = created.body.userId as string;
+    await this.untilRelayed(code, hostId, 'USER_JOINED', 1);
+    const token = created.body.token as string;
+    return { code, hostId, token, hostAuth: { Authorization: `Bearer ${token}` } };
+  }
+
   put(path: string, body: object = {}, headers: Record<string, string> = {}) {
     return this.send(request(this.baseUrl).put(path).send(body), headers);
   }

@@ -353,6 +353,7 @@ describe('accounts through the gateway', () => {
         contactMeForUserFeedback: false,
         restaurantTypesToInclude: [],
         restaurantTypesToExclude: [],
+        limits: { diet: null, maxPriceLevel: null, maxDistanceMeters: null },
         hasLifetimeAccess: false,
         lifetimeAccessPurchasedAt: null,
       });

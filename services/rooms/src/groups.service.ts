@@ -14,9 +14,7 @@ import { EntityManager } from 'typeorm';
 import { MembershipService } from './membership.service';
 import { RoomEventsOutbox } from './outbox/room-events.outbox';
 import { RoomStore } from './room.store';
-
-/** Guests' ids are made by the rooms service (guestIdFor); every other member id is an account's. */
-export const isAccount = (userId: string) => !userId.startsWith('guest-');
+import { isAccount } from './outbox/command-log';
 
 interface GroupRow {
   id: string;
@@ -112,10 +110,12 @@ export class GroupsService {
       if (!member) fail(404, GROUP_MESSAGES.memberNotFound);
       if (member.isOwner) fail(409, GROUP_MESSAGES.ownerStays);
       if (!group.isOwner && !member.isMe) fail(403, GROUP_MESSAGES.ownerOnly);
-      await manager.query(`DELETE FROM "rooms"."group_members" WHERE group_id = $1 AND member_id = $2`, [
-        groupId,
-        memberId,
-      ]);
+      // Their open invitations to the group's rooms go with them.
+      await manager.query(
+        `WITH gone AS (DELETE FROM "rooms"."group_members" WHERE group_id = $1 AND member_id = $2 RETURNING user_id)
+         DELETE FROM "rooms"."invitations" i USING gone WHERE i.group_id = $1 AND i.user_id = gone.user_id`,
+        [groupId, memberId],
+      );
       if (member.isMe) return { left: true as const };
       return this.group(manager, groupId, userId);
     });

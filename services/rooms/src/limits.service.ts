@@ -14,9 +14,7 @@ import { callService, fail, SERVICE_CLIENT } from '@forkvote/platform';
 import { EntityManager, IsNull } from 'typeorm';
 import { Member } from './entities/member.entity';
 import { RoomStore } from './room.store';
-
-/** Guests' ids are made by the rooms service (guestIdFor); every other member id is an account's. */
-const isAccount = (userId: string) => !userId.startsWith('guest-');
+import { isAccount } from './outbox/command-log';
 
 /**
  * Private limits (docs/groups.md). Each member's own are kept on their membership and answered only to

@@ -1,4 +1,4 @@
-import { GROUP_MESSAGES, invitationText, ROOM_EVENTS, SavedGroup } from '@forkvote/contracts';
+import { GROUP_MESSAGES, invitationText, MESSAGES, ROOM_EVENTS, SavedGroup } from '@forkvote/contracts';
 import { Participant, signUp, START_SEARCH, startTestStack, TestStack } from '@forkvote/testing';
 
 /**
@@ -16,14 +16,6 @@ describe('saved groups', () => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  async function until<T>(get: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
-    for (let i = 0; ; i++) {
-      const value = await get();
-      if (ready(value) || i === 50) return value;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   it('keeps a session’s people, starts with them again and invites its registered members', async () => {
     const hana = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Hana Host')).cookie);
@@ -156,7 +148,13 @@ describe('saved groups', () => {
     expect(places.find((p) => p.id === chosen)?.lastPickedAt).toEqual(expect.any(String));
     expect(places.at(-1)!.id).toBe(chosen);
 
-    // Members leave; the owner removes; nobody else removes anyone; the owner stays.
+    // A control character is no name.
+    const control = await hana.post('/api/v1/groups', { waitingRoomId: code, name: 'Friday\u0007lunch' });
+    expect(control.status).toBe(400);
+    expect(control.body.message).toBe(MESSAGES.controlCharacters);
+
+    // Members leave; the owner removes (and their open invitations go); nobody else removes anyone; the
+    // owner stays.
     const owner = group.members.find((m) => m.isOwner)!;
     const maxMember = group.members.find((m) => m.userName === 'Max')!;
     const anaMember = group.members.find((m) => m.userName === 'Ana')!;
@@ -166,9 +164,13 @@ describe('saved groups', () => {
     expect(
       (await hana.delete(`/api/v1/groups/${group.groupId}/members/${owner.memberId}`)).body.message,
     ).toBe(GROUP_MESSAGES.ownerStays);
+    const third = await hana.post(`/api/v1/groups/${group.groupId}/start`);
+    expect(third.status).toBe(200);
+    expect((await ana.get('/api/v1/me/invitations')).body.invitations).toHaveLength(1);
     expect((await ana.delete(`/api/v1/groups/${group.groupId}/members/${anaMember.memberId}`)).body).toEqual({
       left: true,
     });
+    expect((await ana.get('/api/v1/me/invitations')).body.invitations).toEqual([]);
     expect((await ana.get('/api/v1/groups')).body.groups).toEqual([]);
     const afterRemove = await hana.delete(`/api/v1/groups/${group.groupId}/members/${maxMember.memberId}`);
     expect(afterRemove.status).toBe(200);
@@ -181,11 +183,8 @@ describe('saved groups', () => {
     // Deleting the group ends its invitations; its rooms stay.
     expect((await hana.delete(`/api/v1/groups/${group.groupId}`)).status).toBe(200);
     expect((await hana.get('/api/v1/groups')).body.groups).toEqual([]);
-    const current = await until(
-      () => hana.get('/api/v1/waiting-room/current'),
-      (res) => res.status === 200,
-    );
-    expect(current.body.waitingRoom.waitingRoomId).toBe(newCode);
+    const current = await hana.get('/api/v1/waiting-room/current');
+    expect(current.body.waitingRoom.waitingRoomId).toBe(third.body.waitingRoom.waitingRoomId);
   });
 
   it('is idempotent: a retried start opens one room and invites once', async () => {

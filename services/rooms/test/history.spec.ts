@@ -39,19 +39,11 @@ describe('history and fresh picks', () => {
     }
   }
 
-  async function openRoom(host: Participant, name: string) {
-    const created = await host.post('/api/v1/waiting-room/create', { userId: 'x', userName: name });
-    expect(created.status).toBe(200);
-    const code = created.body.waitingRoom.waitingRoomId as string;
-    await host.untilRelayed(code, created.body.userId, ROOM_EVENTS.userJoined, 1);
-    return { code, token: created.body.token as string, hostId: created.body.userId as string };
-  }
-
   it('keeps a closed session for its registered members, marks its winner, and moves it last on request', async () => {
     const host = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Hana Host')).cookie);
     const member = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Max Member')).cookie);
     const guest = new Participant(stack.url);
-    const room = await openRoom(host, 'Hana');
+    const room = await host.openRoom('Hana');
     const joinedMember = await member.patch('/api/v1/waiting-room/join', {
       waitingRoomId: room.code,
       userName: 'Max',
@@ -133,13 +125,13 @@ describe('history and fresh picks', () => {
     expect(anonymous.body.places.some((p: { lastPickedAt?: string }) => p.lastPickedAt)).toBe(false);
 
     // The host's next room: marked where it stands; with "Prefer new places", moved to the last batch.
-    const again = await openRoom(host, 'Hana');
+    const again = await host.openRoom('Hana');
     const plain = await host.post('/api/v1/waiting-room/start', START_SEARCH, {
       Authorization: `Bearer ${again.token}`,
     });
     expect(plain.body.places.map((p: { id: string }) => p.id)).toEqual(ids);
     expect(plain.body.places[1]).toMatchObject({ id: chosen, lastPickedAt: marked[0].lastPickedAt });
-    const fresh = await openRoom(host, 'Hana');
+    const fresh = await host.openRoom('Hana');
     const preferred = await host.post(
       '/api/v1/waiting-room/start',
       { ...START_SEARCH, preferNewPlaces: true },

@@ -37,14 +37,7 @@ describe('private limits', () => {
     await stack?.stop();
   });
 
-  async function openRoom(host: Participant, name: string) {
-    const created = await host.post('/api/v1/waiting-room/create', { userId: 'x', userName: name });
-    expect(created.status).toBe(200);
-    const code = created.body.waitingRoom.waitingRoomId as string;
-    return { code, token: created.body.token as string, hostId: created.body.userId as string };
-  }
-
-  /** The same search as the start makes, without limits, two pages of it: what the start could see. */
+  /** The same search as the start makes, without limits, three pages of it: all the start could read. */
   async function unlimitedSearch(): Promise<Place[]> {
     const viewer = new Participant(stack.url);
     const places: Place[] = [];
@@ -63,7 +56,7 @@ describe('private limits', () => {
     const host = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Hana Host')).cookie);
     const vera = new Participant(stack.url);
     const paul = new Participant(stack.url);
-    const room = await openRoom(host, 'Hana');
+    const room = await host.openRoom('Hana');
     const joinedVera = await vera.patch('/api/v1/waiting-room/join', {
       waitingRoomId: room.code,
       userName: 'Vera',
@@ -172,7 +165,7 @@ describe('private limits', () => {
   it('saves an account’s limits with its profile and brings them into its next room', async () => {
     const host = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Ines Host')).cookie);
     const member = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Veg Member')).cookie);
-    const first = await openRoom(host, 'Ines');
+    const first = await host.openRoom('Ines');
     await member.patch('/api/v1/waiting-room/join', { waitingRoomId: first.code, userName: 'Veg' });
     const set = await member.put('/api/v1/waiting-room/limits', {
       waitingRoomId: first.code,
@@ -185,7 +178,7 @@ describe('private limits', () => {
     await host.patch('/api/v1/waiting-room/leave', { waitingRoomId: first.code, userId: first.hostId });
 
     // The next room: the profile's limits, before the member sets any there, and they apply at the start.
-    const second = await openRoom(host, 'Ines');
+    const second = await host.openRoom('Ines');
     await member.patch('/api/v1/waiting-room/join', { waitingRoomId: second.code, userName: 'Veg' });
     const got = await member.get(`/api/v1/waiting-room/limits?waitingRoomId=${second.code}`);
     expect(got.body).toEqual({
@@ -213,7 +206,7 @@ describe('private limits', () => {
 
   it('refuses a start whose every place is left out, with a message that names nobody', async () => {
     const host = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Omar Host')).cookie);
-    const room = await openRoom(host, 'Omar');
+    const room = await host.openRoom('Omar');
     await host.put('/api/v1/waiting-room/limits', { waitingRoomId: room.code, maxDistanceMeters: 100 });
     const started = await host.post(
       '/api/v1/waiting-room/start',

@@ -20,40 +20,55 @@ import { errorMessage, api } from '../api/endpoints';
 import { PlainAlert } from '../components/plain-alert';
 import { useRoom } from './room-context';
 
-/** The menus' choices ('' is no limit), the same in the waiting room and on the profile. */
-export function limitChoices(limits: PrivateLimits | null) {
+/** The three menus, the same in the waiting room and on the profile: each value as text, '' for no limit. */
+export function limitFields(limits: PrivateLimits | null) {
   const distances: number[] = [...LIMIT_DISTANCES_METERS];
   if (limits?.maxDistanceMeters && !distances.includes(limits.maxDistanceMeters))
     distances.push(limits.maxDistanceMeters);
   distances.sort((a, b) => a - b);
-  return {
-    diet: [
-      { value: '', label: 'No limit' },
-      ...DIETS.map((diet) => ({ value: diet, label: DIET_LABELS[diet] })),
-    ],
-    price: [
-      { value: '', label: 'Any price' },
-      ...PRICE_FILTER_LEVELS.slice(0, -1).map((level) => ({
-        value: level,
-        label: `Up to ${priceSigns(level)}`,
-      })),
-    ],
-    distance: [
-      { value: '', label: 'Any distance' },
-      ...distances.map((meters) => ({
-        value: String(meters),
-        label: `Within ${limitDistanceLabel(meters)}`,
-      })),
-    ],
-  };
+  return [
+    {
+      name: 'diet',
+      label: 'Diet',
+      value: limits?.diet ?? '',
+      options: [
+        { value: '', label: 'No limit' },
+        ...DIETS.map((diet) => ({ value: diet, label: DIET_LABELS[diet] })),
+      ],
+      change: (value: string): Partial<PrivateLimits> => ({ diet: (value || null) as Diet | null }),
+    },
+    {
+      name: 'price',
+      label: 'Highest price',
+      value: limits?.maxPriceLevel ?? '',
+      options: [
+        { value: '', label: 'Any price' },
+        ...PRICE_FILTER_LEVELS.slice(0, -1).map((level) => ({
+          value: level,
+          label: `Up to ${priceSigns(level)}`,
+        })),
+      ],
+      change: (value: string): Partial<PrivateLimits> => ({
+        maxPriceLevel: (value || null) as PriceLevel | null,
+      }),
+    },
+    {
+      name: 'distance',
+      label: 'Longest distance',
+      value: limits?.maxDistanceMeters ? String(limits.maxDistanceMeters) : '',
+      options: [
+        { value: '', label: 'Any distance' },
+        ...distances.map((meters) => ({
+          value: String(meters),
+          label: `Within ${limitDistanceLabel(meters)}`,
+        })),
+      ],
+      change: (value: string): Partial<PrivateLimits> => ({
+        maxDistanceMeters: value ? Number(value) : null,
+      }),
+    },
+  ];
 }
-
-/** A choice's value as the limit it stands for. */
-export const limitOf = {
-  diet: (value: string) => (value || null) as Diet | null,
-  price: (value: string) => (value || null) as PriceLevel | null,
-  distance: (value: string) => (value ? Number(value) : null),
-};
 
 export function PrivateLimitsCard() {
   const { state } = useRoom();
@@ -101,14 +116,6 @@ export function PrivateLimitsCard() {
     }
   };
 
-  const choices = limitChoices(limits);
-  const options = (list: { value: string; label: string }[]) =>
-    list.map((o) => (
-      <option key={o.value} value={o.value}>
-        {o.label}
-      </option>
-    ));
-
   return (
     <section
       className="fv-light-card fv-light-card-body fv-stack fv-limits-card"
@@ -122,36 +129,22 @@ export function PrivateLimitsCard() {
         many.
       </p>
       <div className="fv-limits-fields" aria-busy={limits === null}>
-        <label className="fv-limit">
-          <span>Diet</span>
-          <select
-            value={limits?.diet ?? ''}
-            disabled={!limits || busy}
-            onChange={(e) => void change({ diet: limitOf.diet(e.target.value) })}
-          >
-            {options(choices.diet)}
-          </select>
-        </label>
-        <label className="fv-limit">
-          <span>Highest price</span>
-          <select
-            value={limits?.maxPriceLevel ?? ''}
-            disabled={!limits || busy}
-            onChange={(e) => void change({ maxPriceLevel: limitOf.price(e.target.value) })}
-          >
-            {options(choices.price)}
-          </select>
-        </label>
-        <label className="fv-limit">
-          <span>Longest distance</span>
-          <select
-            value={limits?.maxDistanceMeters ?? ''}
-            disabled={!limits || busy}
-            onChange={(e) => void change({ maxDistanceMeters: limitOf.distance(e.target.value) })}
-          >
-            {options(choices.distance)}
-          </select>
-        </label>
+        {limitFields(limits).map((field) => (
+          <label key={field.name} className="fv-limit">
+            <span>{field.label}</span>
+            <select
+              value={field.value}
+              disabled={!limits || busy}
+              onChange={(e) => void change(field.change(e.target.value))}
+            >
+              {field.options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
       </div>
       {fromProfile && !status && (
         <span className="fv-muted" data-testid="limits-from-profile">

@@ -98,6 +98,9 @@ export class CommandLog {
 }
 
 /** A user id that a command's key always gives the same: a redelivered guest join joins the same guest. */
+/** Whether a member id is an account's: guests' ids are the ones guestIdFor makes. */
+export const isAccount = (userId: string) => !userId.startsWith('guest-');
+
 export function guestIdFor(key: string): string {
   const hex = createHash('sha256').update(key).digest('hex');
   return `guest-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;

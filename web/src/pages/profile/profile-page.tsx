@@ -33,7 +33,7 @@ import { TypeFilterEditor } from '../../components/type-filter-editor';
 import { planPriceLabel } from '../static/pricing-page';
 import { HistoryTab } from './history-tab';
 import { StartWithGroupList } from '../../room/saved-groups';
-import { limitChoices, limitOf } from '../../room/private-limits';
+import { limitFields } from '../../room/private-limits';
 import { billingView } from './billing-view';
 
 const formatDate = (d: Date | null) =>
@@ -204,18 +204,6 @@ function LimitsEditor({
   value: PrivateLimits;
   onChange: (limits: PrivateLimits) => void;
 }) {
-  const choices = limitChoices(value);
-  const field = (
-    label: string,
-    id: string,
-    options: { value: string; label: string }[],
-    current: string,
-    set: (v: string) => void,
-  ) => (
-    <Form.Item label={label} htmlFor={id}>
-      <Select id={id} value={current} options={options} onChange={set} />
-    </Form.Item>
-  );
   return (
     <section className="fv-profile-limits" aria-labelledby="profile-limits-title">
       <Typography.Title level={2} id="profile-limits-title" className="fv-profile-limits-title">
@@ -225,19 +213,16 @@ function LimitsEditor({
         Only you see these. In every session you join, places that don’t fit them are left out before voting.
       </Typography.Paragraph>
       <Form layout="vertical" className="fv-limits-form">
-        {field('Diet', 'profile-diet', choices.diet, value.diet ?? '', (v) =>
-          onChange({ ...value, diet: limitOf.diet(v) }),
-        )}
-        {field('Highest price', 'profile-price', choices.price, value.maxPriceLevel ?? '', (v) =>
-          onChange({ ...value, maxPriceLevel: limitOf.price(v) }),
-        )}
-        {field(
-          'Longest distance',
-          'profile-distance',
-          choices.distance,
-          value.maxDistanceMeters ? String(value.maxDistanceMeters) : '',
-          (v) => onChange({ ...value, maxDistanceMeters: limitOf.distance(v) }),
-        )}
+        {limitFields(value).map((field) => (
+          <Form.Item key={field.name} label={field.label} htmlFor={`profile-${field.name}`}>
+            <Select
+              id={`profile-${field.name}`}
+              value={field.value}
+              options={field.options}
+              onChange={(v) => onChange({ ...value, ...field.change(v) })}
+            />
+          </Form.Item>
+        ))}
       </Form>
     </section>
   );

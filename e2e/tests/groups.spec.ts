@@ -74,6 +74,10 @@ test('a saved group started again: the member’s home page invites them, and Jo
     await shot(host.page, 'create-with-group-1280');
     await group.getByRole('button', { name: 'Start with this group' }).click();
     await expect(host.page).toHaveURL(/\/waiting-room$/);
+    // The search settings start where the group searched last time.
+    await expect(host.page.getByText('Searching where Friday lunch searched last time.')).toBeVisible();
+    await expect(host.page.getByRole('spinbutton').first()).toHaveValue('5');
+    await shot(host.page, 'group-room-1280');
     const newCode = (await host.page.getByTestId('room-code').textContent())!.trim();
     expect(newCode).not.toBe(code);
 

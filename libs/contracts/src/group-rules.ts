@@ -4,6 +4,7 @@
  * bodies are in groups.ts.
  */
 import type { DecisionRule } from './room-rules';
+import type { PriceLevel, RankPreference } from './search-rules';
 
 export const GROUP_NAME_MAX = 40;
 
@@ -33,6 +34,18 @@ export interface GroupMember {
   isMe: boolean;
 }
 
+/** The search of the session a group was saved from: its next rooms start from it. */
+export interface GroupSearch {
+  latitude: number;
+  longitude: number;
+  radiusInMeters: number;
+  includedTypes?: string[];
+  excludedTypes?: string[];
+  rankPreference?: RankPreference;
+  openNow?: boolean;
+  priceLevels?: PriceLevel[];
+}
+
 export interface SavedGroup {
   groupId: string;
   name: string;
@@ -40,6 +53,8 @@ export interface SavedGroup {
   isOwner: boolean;
   /** How the group's rooms decide (the rule of the session it was saved from). */
   decisionRule: DecisionRule;
+  /** Where and what the session searched (null: it never started voting). */
+  search: GroupSearch | null;
   members: GroupMember[];
   createdAt: string;
   /** When a room last started with this group, if ever. */

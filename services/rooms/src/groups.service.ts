@@ -3,6 +3,7 @@ import {
   CreateRoomAnswer,
   DecisionRule,
   GROUP_MESSAGES,
+  GroupSearch,
   GroupsAnswer,
   InvitationsAnswer,
   ROOM_EVENTS,
@@ -22,13 +23,14 @@ interface GroupRow {
   owner_name: string;
   name: string;
   decision_rule: DecisionRule;
+  search: GroupSearch | null;
   created_at: Date;
   last_started_at: Date | null;
   members: { memberId: number; userId: string | null; userName: string }[];
 }
 
 const GROUP_SELECT = `
-  SELECT g.id, g.owner_id, g.owner_name, g.name, g.decision_rule, g.created_at,
+  SELECT g.id, g.owner_id, g.owner_name, g.name, g.decision_rule, g.search, g.created_at,
          (SELECT max(r.created_at) FROM "rooms"."rooms" r WHERE r.group_id = g.id) AS last_started_at,
          (SELECT jsonb_agg(jsonb_build_object('memberId', m.member_id, 'userId', m.user_id, 'userName', m.user_name)
                            ORDER BY m.member_id)
@@ -64,10 +66,15 @@ export class GroupsService {
   async save(userId: string, code: string, name: string): Promise<SavedGroup> {
     const groupId = await this.store.transaction(async (manager) => {
       const [room] = (await manager.query(
-        `SELECT id, created_by_user_id, decision_rule FROM "rooms"."rooms"
+        `SELECT id, created_by_user_id, decision_rule, search FROM "rooms"."rooms"
           WHERE code = $1 ORDER BY created_at DESC LIMIT 1`,
         [code],
-      )) as { id: string; created_by_user_id: string; decision_rule: DecisionRule }[];
+      )) as {
+        id: string;
+        created_by_user_id: string;
+        decision_rule: DecisionRule;
+        search: GroupSearch | null;
+      }[];
       if (!room) fail(404, ROOM_MESSAGES.roomNotFound);
       if (room.created_by_user_id !== userId) fail(403, GROUP_MESSAGES.hostOnly);
       const people = (await manager.query(
@@ -80,9 +87,9 @@ export class GroupsService {
       );
       const ownerName = people.find((p) => p.user_id === userId)?.user_name ?? '';
       const [group] = (await manager.query(
-        `INSERT INTO "rooms"."groups" (owner_id, owner_name, name, decision_rule) VALUES ($1, $2, $3, $4)
-         RETURNING id`,
-        [userId, ownerName, name, room.decision_rule],
+        `INSERT INTO "rooms"."groups" (owner_id, owner_name, name, decision_rule, search)
+         VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+        [userId, ownerName, name, room.decision_rule, room.search && groupSearch(room.search)],
       )) as { id: string }[];
       await manager.query(
         `INSERT INTO "rooms"."group_members" (group_id, member_id, user_id, user_name)
@@ -229,6 +236,21 @@ export class GroupsService {
   }
 }
 
+/** The part of a room's start a group keeps (not how many places, nor a page of them). */
+const GROUP_SEARCH_FIELDS = [
+  'latitude',
+  'longitude',
+  'radiusInMeters',
+  'includedTypes',
+  'excludedTypes',
+  'rankPreference',
+  'openNow',
+  'priceLevels',
+] as const satisfies readonly (keyof GroupSearch)[];
+
+const groupSearch = (search: GroupSearch): GroupSearch =>
+  Object.fromEntries(GROUP_SEARCH_FIELDS.map((field) => [field, search[field]])) as unknown as GroupSearch;
+
 function toGroup(row: GroupRow, userId: string): SavedGroup {
   return {
     groupId: row.id,
@@ -236,6 +258,7 @@ function toGroup(row: GroupRow, userId: string): SavedGroup {
     ownerName: row.owner_name,
     isOwner: row.owner_id === userId,
     decisionRule: row.decision_rule,
+    search: row.search,
     members: (row.members ?? []).map((m) => ({
       memberId: m.memberId,
       userName: m.userName,

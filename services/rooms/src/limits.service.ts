@@ -11,7 +11,10 @@ import {
   ROOM_MESSAGES,
 } from '@forkvote/contracts';
 import { callService, fail, SERVICE_CLIENT } from '@forkvote/platform';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EntityManager, IsNull } from 'typeorm';
+
+const SAVED_LIMITS_WAIT_MS = 1000;
 import { Member } from './entities/member.entity';
 import { RoomStore } from './room.store';
 import { isAccount } from './outbox/command-log';
@@ -51,8 +54,9 @@ export class LimitsService {
       return next;
     });
     if (isAccount(userId)) {
-      // Saved with the profile's preferences for the next room; the room's copy already holds.
-      await callService(this.services, AUTH.updateMe, { userId, body: { limits } }).catch((err: Error) =>
+      // Saved with the profile's preferences for the next room, in the background: the room's copy
+      // already holds, and an auth that is down or slow must not hold the member's answer.
+      callService(this.services, AUTH.updateMe, { userId, body: { limits } }).catch((err: Error) =>
         this.logger.warn(`Private limits not saved to the profile: ${err.message}`),
       );
     }
@@ -86,10 +90,19 @@ export class LimitsService {
     return members.map((m) => m.limits ?? saved[m.userId] ?? NO_LIMITS);
   }
 
+  /**
+   * Saved limits are a convenience: an auth that does not answer within SAVED_LIMITS_WAIT_MS is taken as
+   * none saved, so its outage never holds a start (the caller's own RPC deadline is longer).
+   */
   private async saved(userIds: string[]): Promise<Record<string, PrivateLimits>> {
     const accounts = userIds.filter(isAccount);
     if (accounts.length === 0) return {};
-    return (await callService(this.services, AUTH.savedLimits, { userIds: accounts })).limits;
+    const answer = callService(this.services, AUTH.savedLimits, { userIds: accounts });
+    answer.catch(() => undefined); // a late failure, after the race is decided, is nobody's to handle
+    const late = sleep(SAVED_LIMITS_WAIT_MS, null, { ref: false });
+    const saved = await Promise.race([answer, late]);
+    if (saved === null) throw new Error(`auth did not answer within ${SAVED_LIMITS_WAIT_MS} ms`);
+    return saved.limits;
   }
 
   private async memberOf(manager: EntityManager, roomId: string, userId: string): Promise<Member> {

@@ -81,6 +81,15 @@ describe('saved groups', () => {
     });
     expect(saved.status).toBe(200);
     const group = saved.body as SavedGroup;
+    // It keeps where and what the session searched, for its next rooms.
+    expect(group.search).toMatchObject({
+      latitude: START_SEARCH.latitude,
+      longitude: START_SEARCH.longitude,
+      radiusInMeters: START_SEARCH.radiusInMeters,
+      includedTypes: ['restaurant'],
+      rankPreference: 'popularity',
+    });
+    expect(group.search).not.toHaveProperty('maxResultCount');
     expect(group).toMatchObject({
       name: 'Friday lunch',
       ownerName: 'Hana',

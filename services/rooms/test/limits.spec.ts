@@ -225,4 +225,33 @@ describe('private limits', () => {
     );
     expect(again.status).toBe(200);
   });
+
+  it('starts with the limits set in the room while auth is down, and answers members at once', async () => {
+    const host = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Uma Host')).cookie);
+    const guest = new Participant(stack.url);
+    const room = await host.openRoom('Uma');
+    await guest.patch('/api/v1/waiting-room/join', { waitingRoomId: room.code, userName: 'Gil' });
+    await stack.stopOne('auth');
+    try {
+      const set = await guest.put('/api/v1/waiting-room/limits', { waitingRoomId: room.code, diet: 'vegan' });
+      expect(set.status).toBe(200);
+      // The host is an account: their change is kept in the room even though auth cannot save it now.
+      const hostSet = await host.put('/api/v1/waiting-room/limits', {
+        waitingRoomId: room.code,
+        maxDistanceMeters: 5000,
+      });
+      expect(hostSet.status).toBe(200);
+      expect(hostSet.body.limits.maxDistanceMeters).toBe(5000);
+      const started = await host.post('/api/v1/waiting-room/start', START_SEARCH, room.hostAuth);
+      expect(started.status).toBe(200);
+      expect(started.body.leftOutByLimits).toBeGreaterThan(0);
+      for (const place of started.body.places as Place[]) {
+        expect(place.diet?.vegan).not.toBe(false);
+        expect(place.distanceMeters!).toBeLessThanOrEqual(5000);
+      }
+    } finally {
+      stack.startOne('auth');
+      await stack.waitHealthy(30_000);
+    }
+  });
 });

@@ -64,6 +64,8 @@ export interface SearchSettingsValue {
   filter: TypeFilter;
   openNow: boolean;
   priceLevels: PriceLevel[];
+  /** Says whose location `coords` is, when it is not the browser's (a saved group's last search). */
+  locationLabel?: string;
 }
 
 /** What a search sends: the start payload (SPEC §3, with open now and price) without maxResultCount. */
@@ -217,6 +219,9 @@ export function useSearchSettings(me: WireUser | undefined, handedOff: SearchSet
       zipError,
       setZipError,
       geo,
+      // Until the host asks for their own location instead.
+      locationLabel:
+        handedOff?.coords && geo.coords === handedOff.coords ? handedOff.locationLabel : undefined,
       geoCountdown,
       locate,
       unit,
@@ -348,7 +353,7 @@ export function SearchSettingsFields({ settings }: { settings: SearchSettings })
               </div>
             </div>
           ) : f.geo.status === 'success' ? (
-            <PlainAlert type="success" message="Using your current location." />
+            <PlainAlert type="success" message={f.locationLabel ?? 'Using your current location.'} />
           ) : (
             <PlainButton icon={<AimOutlined />} onClick={f.locate} loading={f.geo.status === 'loading'}>
               Use my location

@@ -9,6 +9,12 @@ import {
   GROUP_MESSAGES,
   GROUP_NAME_MAX,
   invitationText,
+  ALL_RESTAURANTS,
+  defaultTypeFilter,
+  METERS_PER_MILE,
+  RADIUS_LIMITS,
+  USER_NAME_MAX,
+  type GroupSearch,
   type SavedGroup,
 } from '@forkvote/contracts';
 import { useId, useState } from 'react';
@@ -17,6 +23,7 @@ import { api, errorMessage, useGroups, useInvitations } from '../api/endpoints';
 import { useAuth } from '../auth/auth-context';
 import { PlainAlert } from '../components/plain-alert';
 import { PlainButton } from '../components/plain-button';
+import { handOffSearchSettings, type SearchSettingsValue } from '../components/search-settings';
 import { useRoom } from './room-context';
 
 /** The host, after a session: keep its people under a name. */
@@ -89,6 +96,27 @@ export function SaveGroupForm() {
   );
 }
 
+function settingsOf(name: string, search: GroupSearch): SearchSettingsValue {
+  return {
+    mode: 'browser',
+    zip: '',
+    coords: { latitude: search.latitude, longitude: search.longitude },
+    locationLabel: `Searching where ${name} searched last time.`,
+    unit: 'miles',
+    radius: Math.min(
+      RADIUS_LIMITS.miles.max,
+      Math.max(RADIUS_LIMITS.miles.min, Math.round(search.radiusInMeters / METERS_PER_MILE)),
+    ),
+    sort: search.rankPreference ?? 'popularity',
+    filter: defaultTypeFilter({
+      restaurantTypesToInclude: (search.includedTypes ?? []).filter((t) => t !== ALL_RESTAURANTS),
+      restaurantTypesToExclude: search.excludedTypes ?? [],
+    }),
+    openNow: search.openNow ?? false,
+    priceLevels: search.priceLevels ?? [],
+  };
+}
+
 /** The owner's groups, each with "Start with this group" (the create page and the profile). */
 export function StartWithGroupList({ manage = false }: { manage?: boolean }) {
   const auth = useAuth();
@@ -105,6 +133,8 @@ export function StartWithGroupList({ manage = false }: { manage?: boolean }) {
 
   const start = async (group: SavedGroup) => {
     setStartingId(group.groupId);
+    // The waiting room's search settings start where the group searched last time.
+    if (group.search) handOffSearchSettings(settingsOf(group.name, group.search));
     if (await startGroup(group.groupId)) navigate('/waiting-room');
     setStartingId(null);
   };
@@ -242,7 +272,13 @@ export function InvitationCards() {
               onClick={async () => {
                 setJoining(invitation.waitingRoomId);
                 setProblem(null);
-                if (await join(invitation.waitingRoomId, auth.payload?.name ?? '')) navigate('/waiting-room');
+                if (
+                  await join(
+                    invitation.waitingRoomId,
+                    (auth.payload?.name ?? '').trim().slice(0, USER_NAME_MAX),
+                  )
+                )
+                  navigate('/waiting-room');
                 else setProblem(`Could not join ${invitation.groupName}. The room may have closed.`);
                 setJoining(null);
                 void mutate();

@@ -15,6 +15,7 @@ export class SavedGroups1763900000011 implements MigrationInterface {
         "owner_name" varchar(100) NOT NULL,
         "name" varchar(40) NOT NULL,
         "decision_rule" varchar(10) NOT NULL DEFAULT 'unanimous',
+        "search" jsonb,
         "created_at" timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX "groups_owner_id_idx" ON "rooms"."groups" ("owner_id")`);

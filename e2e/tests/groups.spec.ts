@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { axeProblems, guestJoins, shot, signedIn, votingTogether, voteYesTo } from './helpers';
+import { smallTargets } from './tap-targets';
 
 /**
  * Groups that come back, in the browser: private limits set by a guest on a phone (only a count reaches
@@ -24,6 +25,7 @@ test('a guest sets private limits on a phone, and the host sees only how many pl
     await card.getByLabel('Longest distance').selectOption({ label: 'Within 2 miles (3.2 km)' });
     await expect(card.getByLabel('Longest distance')).toHaveValue('3219');
     await shot(vera, 'limits-390');
+    expect(await smallTargets(vera)).toEqual([]);
     expect(await axeProblems(vera), 'the waiting room with limits at 390').toEqual([]);
     // The host's waiting room has its own (empty) limits: nothing of Vera's.
     const hostCard = host.page.getByRole('region', { name: 'Your private limits' });
@@ -89,6 +91,7 @@ test('a saved group started again: the member’s home page invites them, and Jo
     expect(await axeProblems(member.page), 'the home page with an invitation').toEqual([]);
     await member.page.setViewportSize({ width: 390, height: 844 });
     await shot(member.page, 'invitation-390');
+    expect(await smallTargets(member.page)).toEqual([]);
     await invite.getByRole('button', { name: 'Join' }).click();
     await expect(member.page).toHaveURL(/\/waiting-room$/);
     await expect(host.page.getByText('People in the session (2)')).toBeVisible();
@@ -102,6 +105,14 @@ test('a saved group started again: the member’s home page invites them, and Jo
     await expect(host.page.getByRole('button', { name: 'Remove Max from Friday lunch' })).toBeVisible();
     await shot(host.page, 'groups-tab-1280');
     expect(await axeProblems(host.page), 'the Groups tab').toEqual([]);
+    // The same tab on the owner's phone.
+    const phone = await host.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto('/profile');
+    await phone.getByRole('tab', { name: 'Groups' }).click();
+    await expect(phone.getByTestId('saved-group')).toBeVisible();
+    expect(await smallTargets(phone)).toEqual([]);
+    await shot(phone, 'groups-tab-owner-390');
     // Deleting asks first; keeping it changes nothing.
     await host.page.getByRole('button', { name: 'Delete group' }).click();
     await expect(host.page.getByRole('group', { name: 'Delete Friday lunch?' })).toBeVisible();

@@ -1,3 +1,5 @@
+import type { Page } from '@playwright/test';
+
 /**
  * Every visible control on the page smaller than a touch target: 44 × 44 px on a phone-wide page, 24 × 24
  * anywhere (WCAG 2.2, 2.5.8). A control is measured where it is tapped: a checkbox or radio by its label,
@@ -33,3 +35,9 @@ export const SMALL_TAP_TARGETS = `(() => {
   }
   return small;
 })()`;
+
+/** The controls on the page too small to tap, with the page's path. */
+export async function smallTargets(page: Page): Promise<string[]> {
+  const path = new URL(page.url()).pathname;
+  return (await page.evaluate<string[]>(SMALL_TAP_TARGETS)).map((target) => `${path}: ${target}`);
+}

@@ -89,14 +89,20 @@ test('a saved group started again: the member’s home page invites them, and Jo
     await expect(invite).toContainText('Hana invited you to Friday lunch');
     await shot(member.page, 'invitation-1280');
     expect(await axeProblems(member.page), 'the home page with an invitation').toEqual([]);
-    await member.page.setViewportSize({ width: 390, height: 844 });
-    await shot(member.page, 'invitation-390');
-    expect(await smallTargets(member.page)).toEqual([]);
-    await invite.getByRole('button', { name: 'Join' }).click();
-    await expect(member.page).toHaveURL(/\/waiting-room$/);
+    // The member's phone, loaded at its width (a desk page narrowed later keeps its desk header a moment).
+    await member.page.close();
+    const memberPhone = await member.context.newPage();
+    await memberPhone.setViewportSize({ width: 390, height: 844 });
+    await memberPhone.goto('/');
+    const onPhone = memberPhone.getByTestId('invitation-card');
+    await expect(onPhone).toContainText('Hana invited you to Friday lunch');
+    await shot(memberPhone, 'invitation-390');
+    expect(await smallTargets(memberPhone)).toEqual([]);
+    await onPhone.getByRole('button', { name: 'Join' }).click();
+    await expect(memberPhone).toHaveURL(/\/waiting-room$/);
     await expect(host.page.getByText('People in the session (2)')).toBeVisible();
-    await member.page.goto('/');
-    await expect(member.page.getByTestId('invitation-card')).toHaveCount(0);
+    await memberPhone.goto('/');
+    await expect(memberPhone.getByTestId('invitation-card')).toHaveCount(0);
 
     // The profile's Groups tab: the host manages, the member can leave.
     await host.page.goto('/profile');
@@ -118,21 +124,21 @@ test('a saved group started again: the member’s home page invites them, and Jo
     await expect(host.page.getByRole('group', { name: 'Delete Friday lunch?' })).toBeVisible();
     await host.page.getByRole('button', { name: 'Keep it' }).click();
     await expect(host.page.getByTestId('saved-group')).toHaveCount(1);
-    await member.page.goto('/profile');
-    await member.page.getByRole('tab', { name: 'Groups' }).click();
-    await member.page.getByRole('button', { name: 'Leave group' }).click();
-    await expect(member.page.getByTestId('no-groups')).toBeVisible();
-    await shot(member.page, 'groups-tab-390');
+    await memberPhone.goto('/profile');
+    await memberPhone.getByRole('tab', { name: 'Groups' }).click();
+    await memberPhone.getByRole('button', { name: 'Leave group' }).click();
+    await expect(memberPhone.getByTestId('no-groups')).toBeVisible();
+    await shot(memberPhone, 'groups-tab-390');
 
     // Private limits kept with the profile's preferences, for every next session.
-    const preferences = member.page.getByRole('tab', { name: 'Restaurant Preferences' });
+    const preferences = memberPhone.getByRole('tab', { name: 'Restaurant Preferences' });
     await preferences.click();
     await expect(preferences).toHaveAttribute('aria-selected', 'true');
-    await member.page.getByRole('combobox', { name: 'Diet' }).click();
-    await member.page.locator('.ant-select-item-option').filter({ hasText: 'Vegetarian' }).click();
-    await member.page.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(member.page.getByText('Changes saved successfully')).toBeVisible();
-    await shot(member.page, 'profile-limits-390');
+    await memberPhone.getByRole('combobox', { name: 'Diet' }).click();
+    await memberPhone.locator('.ant-select-item-option').filter({ hasText: 'Vegetarian' }).click();
+    await memberPhone.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(memberPhone.getByText('Changes saved successfully')).toBeVisible();
+    await shot(memberPhone, 'profile-limits-390');
     const me = await member.context.request.get('/api/v1/me');
     expect((await me.json()).limits).toEqual({
       diet: 'vegetarian',

@@ -39,6 +39,19 @@ export async function startTestStack(
 export { selfSignedCertificate, START_SEARCH } from './fixtures';
 export const DEV_RECAPTCHA_TOKEN = 'dev-recaptcha-token';
 
+/**
+ * Asks again every 100 ms, for at most 5 s, until `ready` holds for the answer; answers the last one (the
+ * caller's expectation then says what was wrong). For what the stack does after it answers: the relay's
+ * kept results, a profile saved in the background.
+ */
+export async function until<T>(get: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
+  for (let i = 0; ; i++) {
+    const value = await get();
+    if (ready(value) || i === 50) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 let counter = 0;
 
 /** This process's block of documentation addresses (2001:db8::/32), so no two test processes share one. */

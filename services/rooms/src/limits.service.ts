@@ -27,6 +27,7 @@ import { isAccount } from './outbox/command-log';
 @Injectable()
 export class LimitsService {
   private readonly logger = new Logger(LimitsService.name);
+  private readonly profileSaves = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: RoomStore,
@@ -53,14 +54,27 @@ export class LimitsService {
       await manager.getRepository(Member).update({ id: member.id }, { limits: next });
       return next;
     });
-    if (isAccount(userId)) {
-      // Saved with the profile's preferences for the next room, in the background: the room's copy
-      // already holds, and an auth that is down or slow must not hold the member's answer.
-      callService(this.services, AUTH.updateMe, { userId, body: { limits } }).catch((err: Error) =>
-        this.logger.warn(`Private limits not saved to the profile: ${err.message}`),
-      );
-    }
+    if (isAccount(userId)) this.saveToProfile(userId, limits);
     return { limits, fromProfile: false };
+  }
+
+  /**
+   * Saved with the profile's preferences for the next room, in the background: the room's copy already
+   * holds, and an auth that is down or slow must not hold the member's answer. One account's saves go one
+   * after another from this process, so two quick changes do not reach auth in the wrong order.
+   */
+  private saveToProfile(userId: string, limits: PrivateLimits): void {
+    const previous = this.profileSaves.get(userId) ?? Promise.resolve();
+    const save = previous
+      .then(() => callService(this.services, AUTH.updateMe, { userId, body: { limits } }))
+      .then(
+        () => undefined,
+        (err: Error) => this.logger.warn(`Private limits not saved to the profile: ${err.message}`),
+      );
+    this.profileSaves.set(userId, save);
+    void save.then(() => {
+      if (this.profileSaves.get(userId) === save) this.profileSaves.delete(userId);
+    });
   }
 
   /**

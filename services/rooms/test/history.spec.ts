@@ -6,6 +6,7 @@ import {
   START_SEARCH,
   startTestStack,
   TestStack,
+  until,
 } from '@forkvote/testing';
 import { Client } from 'pg';
 
@@ -29,15 +30,6 @@ describe('history and fresh picks', () => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  /** Polls until `ready` holds for the answer (the relay keeps results a moment after it publishes them). */
-  async function until<T>(get: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
-    for (let i = 0; ; i++) {
-      const value = await get();
-      if (ready(value) || i === 50) return value;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   it('keeps a closed session for its registered members, marks its winner, and moves it last on request', async () => {
     const host = new Participant(stack.url, (await signUp(stack.url, 'monthly', 'Hana Host')).cookie);

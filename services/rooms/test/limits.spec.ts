@@ -14,6 +14,7 @@ import {
   START_SEARCH,
   startTestStack,
   TestStack,
+  until,
 } from '@forkvote/testing';
 
 /**
@@ -173,7 +174,11 @@ describe('private limits', () => {
       maxDistanceMeters: 5000,
     });
     expect(set.status).toBe(200);
-    const me = await member.get('/api/v1/me');
+    // Saved to the profile after the answer (auth is not waited for): there a moment later.
+    const me = await until(
+      () => member.get('/api/v1/me'),
+      (res) => res.body.limits?.diet === 'vegetarian',
+    );
     expect(me.body.limits).toEqual({ diet: 'vegetarian', maxPriceLevel: null, maxDistanceMeters: 5000 });
     await host.patch('/api/v1/waiting-room/leave', { waitingRoomId: first.code, userId: first.hostId });
 
